@@ -1,0 +1,103 @@
+"""Replay a whole game of The Number from a JSON script (the table-check contract).
+
+Input:  {"players": [...], "rounds": [[TURN x5], [TURN x5]]}, TURN = {"player": "513", ...}
+Output: {"turns": [...], "round_totals": {...}, "final": {...}, "winners": [...]}
+
+Replays follow the table rule: a number using a crossed-off digit is ``invalid``, not refused.
+"""
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from .engine import GameState, TurnOutcome, new_game, play_turn
+from .rules import MAX_SEATS, MIN_SEATS, ROUNDS, TURNS_PER_ROUND
+
+_ASCII_NUMBER = re.compile(r"[0-9]{3}")
+
+
+class ScriptError(ValueError):
+    """A script that cannot be replayed; the message names where the problem is."""
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise ScriptError(f"{key!r} appears twice in the same object")
+        seen[key] = value
+    return seen
+
+
+def parse_script(text: str) -> tuple[list[str], list[list[dict[str, str]]]]:
+    """Check a script's shape and return (players, rounds of turns); raise :class:`ScriptError`."""
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except json.JSONDecodeError as exc:
+        raise ScriptError(f"not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ScriptError("the script must be a JSON object with 'players' and 'rounds'")
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
+        raise ScriptError("players: must be a list of non-empty names")
+    if not MIN_SEATS <= len(players) <= MAX_SEATS:
+        raise ScriptError(f"players: {MIN_SEATS} to {MAX_SEATS} players needed, got {len(players)}")
+    if len(set(players)) != len(players):
+        twice = sorted({p for p in players if players.count(p) > 1})
+        raise ScriptError(f"players: {twice[0]!r} is listed more than once")
+    rounds = data.get("rounds")
+    if not isinstance(rounds, list) or len(rounds) != ROUNDS:
+        got = len(rounds) if isinstance(rounds, list) else "none"
+        raise ScriptError(f"rounds: exactly {ROUNDS} rounds needed, got {got}")
+    for r, turns in enumerate(rounds, start=1):
+        if not isinstance(turns, list) or len(turns) != TURNS_PER_ROUND:
+            got = len(turns) if isinstance(turns, list) else "not a list"
+            raise ScriptError(f"round {r}: exactly {TURNS_PER_ROUND} turns needed, got {got}")
+        for t, turn in enumerate(turns, start=1):
+            where = f"round {r}, turn {t}"
+            if not isinstance(turn, dict):
+                raise ScriptError(f"{where}: must be an object mapping players to numbers")
+            for name, number in turn.items():
+                if name not in players:
+                    raise ScriptError(f"{where}: {name!r} is not a player")
+                if not isinstance(number, str) or not _ASCII_NUMBER.fullmatch(number):
+                    raise ScriptError(f"{where}: {name}'s number {json.dumps(number)} is not three digits 0-9")
+    return players, rounds
+
+
+def replay(players: list[str], rounds: list[list[dict[str, str]]]) -> GameState:
+    state = new_game(players)
+    for turns in rounds:
+        for turn in turns:
+            state, _ = play_turn(state, turn)
+    return state
+
+
+def outcome_json(outcome: TurnOutcome) -> dict[str, Any]:
+    return {
+        "round": outcome.round,
+        "turn": outcome.turn,
+        "results": {p: {"number": r.number, "status": r.status.value, "points": r.points}
+                    for p, r in outcome.results.items()},
+    }
+
+
+def result_json(state: GameState) -> dict[str, Any]:
+    return {
+        "turns": [outcome_json(o) for o in state.history],
+        "round_totals": {p: list(state.round_totals(p)) for p in state.players},
+        "final": state.final_scores(),
+        "winners": sorted(state.winners()),
+    }
+
+
+def script_json(players: list[str], turns: list[Mapping[str, str]]) -> dict[str, Any]:
+    """The replay script for a finished game given its 10 turns of revealed numbers."""
+    per_round = [list(turns[i:i + TURNS_PER_ROUND]) for i in range(0, len(turns), TURNS_PER_ROUND)]
+    return {"players": list(players), "rounds": per_round}
+
+
+def replay_text(text: str) -> dict[str, Any]:
+    players, rounds = parse_script(text)
+    return result_json(replay(players, rounds))

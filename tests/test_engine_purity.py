@@ -1,0 +1,63 @@
+"""The rules engine stays pure: walking its imports finds no discord, aiosqlite or asyncio."""
+
+import ast
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+FORBIDDEN = {"discord", "aiosqlite", "asyncio", "sqlite3", "aiohttp"}
+ENGINE_PACKAGE = "bot.games.thenumber"
+
+
+def imported_modules(path: Path, package: str) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                found.add(f"{base}.{node.module}" if node.module else base)
+            elif node.module:
+                found.add(node.module)
+    return found
+
+
+def walk(module: str, seen: set[str]) -> set[str]:
+    """Every module reachable from ``module`` through imports inside the project."""
+    if module in seen:
+        return seen
+    spec = importlib.util.find_spec(module)
+    seen.add(module)
+    if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
+        return seen
+    package = module if spec.submodule_search_locations else module.rsplit(".", 1)[0]
+    for name in imported_modules(Path(spec.origin), package):
+        top = name.split(".")[0]
+        if top in {"bot", "cogs", "storage"}:
+            walk(name, seen)
+        else:
+            seen.add(name)
+    return seen
+
+
+def engine_modules() -> list[str]:
+    spec = importlib.util.find_spec(ENGINE_PACKAGE)
+    assert spec is not None and spec.submodule_search_locations
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    return [f"{ENGINE_PACKAGE}.{p.stem}" for p in sorted(folder.glob("*.py")) if p.stem != "__init__"]
+
+
+@pytest.mark.parametrize("module", engine_modules())
+def test_engine_imports_nothing_impure(module: str) -> None:
+    reached = walk(module, set())
+    bad = sorted(m for m in reached if m.split(".")[0] in FORBIDDEN)
+    assert not bad, f"{module} reaches {bad}"
+
+
+def test_the_walker_would_catch_an_impure_import(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("import asyncio\nfrom discord import ui\n", encoding="utf-8")
+    assert {"asyncio", "discord"} <= imported_modules(sample, "x")
