@@ -1,0 +1,89 @@
+"""The lobby of any game: open a table, take and leave seats, add AI players, cancel.
+
+Nothing here knows a game's rules beyond its :class:`GameSpec`; a game's service extends it.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from storage.base import GameRecord, GameStore
+
+from .clock import Clock, SystemClock
+from .errors import AlreadySeated, AlreadyStarted, NotHost, NotInGame, NotRunning
+from .locks import KeyedLocks
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    kind: str
+    title: str
+    min_seats: int
+    max_seats: int
+
+
+class LobbyService:
+    def __init__(self, store: GameStore, spec: GameSpec, clock: Clock | None = None) -> None:
+        self.store = store
+        self.spec = spec
+        self.clock: Clock = clock or SystemClock()
+        self.locks = KeyedLocks()
+
+    async def open_lobby(self, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
+                         options: Mapping[str, Any]) -> GameRecord:
+        return await self.store.create_lobby(self.spec.kind, guild_id, channel_id, host_id, host_name,
+                                             options, self.clock.now())
+
+    async def join(self, game_id: int, user_id: int, name: str) -> GameRecord:
+        async with self.locks(game_id):
+            record = await self.store.load_game(game_id)
+            self._require_lobby(record)
+            if record.seat_of(user_id) is not None:
+                raise AlreadySeated()
+            await self.store.seat_player(game_id, user_id, name, self.spec.max_seats, self.clock.now())
+            return await self.store.load_game(game_id)
+
+    async def add_ai(self, game_id: int, by_user: int, level: str, name: str) -> GameRecord:
+        async with self.locks(game_id):
+            record = await self.store.load_game(game_id)
+            self._require_lobby(record)
+            if by_user != record.host_id:
+                raise NotHost("add AI players")
+            await self.store.seat_player(game_id, None, name, self.spec.max_seats, self.clock.now(), ai_level=level)
+            return await self.store.load_game(game_id)
+
+    async def leave_lobby(self, game_id: int, user_id: int) -> GameRecord:
+        async with self.locks(game_id):
+            record = await self.store.load_game(game_id)
+            self._require_lobby(record)
+            seat = record.seat_of(user_id)
+            if seat is None:
+                raise NotInGame()
+            await self.store.unseat_player(game_id, seat.seat, "left", self.clock.now())
+            record = await self.store.load_game(game_id)
+            if not any(s.user_id is not None for s in record.seated):
+                await self.store.end_game(game_id, "cancelled", "everyone left", self.clock.now())
+                record = await self.store.load_game(game_id)
+            return record
+
+    async def cancel(self, game_id: int, by_user: int, can_manage: bool) -> GameRecord:
+        async with self.locks(game_id):
+            record = await self.store.load_game(game_id)
+            if record.status not in ("lobby", "running"):
+                raise NotRunning(record.status)
+            if by_user != record.host_id and not can_manage:
+                raise NotHost("cancel the game (or a member with Manage Server)")
+            await self.store.end_game(game_id, "cancelled", f"cancelled by <@{by_user}>", self.clock.now())
+            self.forget(game_id)
+            return await self.store.load_game(game_id)
+
+    def forget(self, game_id: int) -> None:
+        """Drop what is cached about a game that has ended."""
+        self.locks.forget(game_id)
+
+    @staticmethod
+    def _require_lobby(record: GameRecord) -> None:
+        if record.status == "running":
+            raise AlreadyStarted()
+        if record.status != "lobby":
+            raise NotRunning(record.status)

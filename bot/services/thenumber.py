@@ -1,0 +1,286 @@
+"""The Number's game service: one readable sequence per request.
+
+load (cache or store) -> check who may act -> ask the engine -> commit to the store -> update the
+cache -> return what happened, for the cog to tell people. One lock per game serialises requests;
+the store's compare-and-set on the phase makes a turn resolve exactly once even across processes.
+"""
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot.core.clock import Clock
+from bot.core.errors import NotEnoughPlayers, NotHost, NotInGame, NotRunning
+from bot.core.lobby import GameSpec, LobbyService
+from bot.games.thenumber import rules
+from bot.games.thenumber.engine import (
+    GameState,
+    PublicView,
+    TurnOutcome,
+    choose,
+    new_game,
+    play_turn,
+    public_view,
+    validate_choice,
+)
+from bot.games.thenumber.replay import script_json
+from storage.base import GameRecord, GameStore, SeatRecord, pending_choices
+
+SPEC = GameSpec(kind=rules.GAME_KEY, title="The Number", min_seats=rules.MIN_SEATS, max_seats=rules.MAX_SEATS)
+AWAY_AFTER_MISSES = 2
+
+# (public view, my seat key, level, seed) -> a number; the AI never sees pending numbers
+AIChooser = Callable[[PublicView, str, str, int], str]
+
+
+def seat_key(seat: SeatRecord | int) -> str:
+    """The engine names players by seat number."""
+    return str(seat if isinstance(seat, int) else seat.seat)
+
+
+def phase_of(state: GameState) -> int:
+    return (state.round - 1) * rules.TURNS_PER_ROUND + (state.turn - 1)
+
+
+def rebuild(record: GameRecord) -> GameState:
+    """Fold a game's stored actions through the engine: the state it had when last committed."""
+    state = new_game([seat_key(s) for s in record.seats])
+    for action in record.actions:
+        if action.kind == "resolve":
+            state, _ = play_turn(state, action.payload["numbers"])
+    if record.status == "running":
+        seated = {s.seat for s in record.seated}
+        for seat, payload in pending_choices(record).items():
+            if seat in seated:
+                state = choose(state, seat_key(seat), payload["number"])
+    return state
+
+
+@dataclass(slots=True)
+class Table:
+    """A running game in memory: its stored record (seats, ids, phase) and the engine state."""
+
+    record: GameRecord
+    state: GameState
+
+    @property
+    def excluded(self) -> frozenset[str]:
+        return frozenset(seat_key(s) for s in self.record.seats if s.state != "seated")
+
+    def awaiting(self) -> tuple[SeatRecord, ...]:
+        keys = set(self.state.awaiting(self.excluded))
+        return tuple(s for s in self.record.seats if seat_key(s) in keys)
+
+    def away(self) -> frozenset[int]:
+        """Seats that missed the last two turns in a row (shown as away)."""
+        recent = self.state.history[-AWAY_AFTER_MISSES:]
+        if len(recent) < AWAY_AFTER_MISSES:
+            return frozenset()
+        return frozenset(s.seat for s in self.record.seated
+                         if all(o.results[seat_key(s)].status == "missing" for o in recent))
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceAck:
+    table: Table
+    seat: SeatRecord
+    number: str
+    changed: bool  # replaced an earlier choice this turn
+    complete: bool  # nobody else is awaited: the turn can be revealed
+
+
+@dataclass(frozen=True, slots=True)
+class TurnReport:
+    """A turn that was just resolved and committed, to be announced."""
+
+    table: Table
+    phase: int
+    outcome: TurnOutcome
+    before: GameState
+    reason: str  # "all-chosen", "deadline", "kick"
+
+    @property
+    def round_ended(self) -> bool:
+        return self.outcome.turn == rules.TURNS_PER_ROUND
+
+    @property
+    def finished(self) -> bool:
+        return self.table.state.finished
+
+
+class TheNumberService(LobbyService):
+    def __init__(self, store: GameStore, clock: Clock | None = None, *, default_turn_seconds: int = 120,
+                 ai_chooser: AIChooser | None = None) -> None:
+        super().__init__(store, SPEC, clock)
+        self.default_turn_seconds = default_turn_seconds
+        self.ai_chooser = ai_chooser
+        self._tables: dict[int, Table] = {}
+
+    # Reading ------------------------------------------------------------------------------------
+    async def table(self, game_id: int) -> Table:
+        table = self._tables.get(game_id)
+        if table is None:
+            record = await self.store.load_game(game_id)
+            table = Table(record, rebuild(record))
+            if record.status == "running":
+                self._tables[game_id] = table
+        return table
+
+    def turn_seconds(self, record: GameRecord) -> int:
+        return int(record.options.get("turn_seconds", self.default_turn_seconds))
+
+    # Start --------------------------------------------------------------------------------------
+    async def start(self, game_id: int, by_user: int) -> Table:
+        async with self.locks(game_id):
+            record = await self.store.load_game(game_id)
+            self._require_lobby(record)
+            if by_user != record.host_id:
+                raise NotHost("start the game")
+            if len(record.seated) < self.spec.min_seats:
+                raise NotEnoughPlayers(self.spec.min_seats)
+            now = self.clock.now()
+            record = await self.store.start_game(game_id, now + self.turn_seconds(record), now)
+            table = Table(record, rebuild(record))
+            self._tables[game_id] = table
+            await self._let_ai_choose(table)
+            return table
+
+    # Choose -------------------------------------------------------------------------------------
+    async def choose(self, game_id: int, user_id: int, text: str) -> ChoiceAck:
+        """Validate and commit a secret number; raises a typed rule error and records nothing if bad."""
+        async with self.locks(game_id):
+            table = await self._running(game_id)
+            seat = table.record.seat_of(user_id)
+            if seat is None:
+                raise NotInGame()
+            key = seat_key(seat)
+            number = validate_choice(table.state, key, text)
+            changed = key in table.state.pending
+            phase = table.record.phase
+            await self.store.record_choice(game_id, phase, seat.seat, {"number": number}, self.clock.now())
+            table.state = choose(table.state, key, number)
+            return ChoiceAck(table, seat, number, changed, complete=not table.awaiting())
+
+    def available_for(self, table: Table, user_id: int) -> frozenset[int] | None:
+        seat = table.record.seat_of(user_id)
+        return None if seat is None else table.state.available(seat_key(seat))
+
+    # Resolve ------------------------------------------------------------------------------------
+    async def resolve(self, game_id: int, phase: int, *, force: bool = False, reason: str = "all-chosen"
+                      ) -> TurnReport | None:
+        """Reveal ``phase`` if it is still current and complete (or ``force``, at the deadline).
+
+        Returns None when there is nothing to do: already resolved (by a racing coroutine or another
+        process), or still waiting for someone.
+        """
+        async with self.locks(game_id):
+            table = self._tables.get(game_id) or await self.table(game_id)
+            record = table.record
+            if record.status != "running" or record.phase != phase:
+                return None
+            if table.awaiting() and not force:
+                return None
+            before = table.state
+            numbers = {k: n for k, n in before.pending.items() if k not in table.excluded}
+            after, outcome = play_turn(before, numbers)
+            now = self.clock.now()
+            deadline = None if after.finished else now + self.turn_seconds(record)
+            done = await self.store.resolve_phase(game_id, phase, {"numbers": numbers}, deadline,
+                                                  after.finished, now)
+            if not done:
+                self._tables.pop(game_id, None)  # another process moved on: trust the database
+                return None
+            status = "finished" if after.finished else "running"
+            table.record = replace(record, phase=phase + 1, deadline=deadline, status=status)
+            table.state = after
+            report = TurnReport(table, phase, outcome, before, reason)
+            if after.finished:
+                self._tables.pop(game_id, None)
+                self.forget(game_id)
+            else:
+                await self._let_ai_choose(table)
+            return report
+
+    async def expire(self, game_id: int, phase: int) -> TurnReport | None:
+        """The deadline of ``phase`` has passed: whoever has not chosen is missing."""
+        return await self.resolve(game_id, phase, force=True, reason="deadline")
+
+    # Removing players ---------------------------------------------------------------------------
+    async def remove(self, game_id: int, by_user: int, target_user: int, *, kicked: bool) -> Table:
+        """Take a player out of a running game (``/thenumber kick`` by the host, or leaving)."""
+        async with self.locks(game_id):
+            table = await self._running(game_id)
+            if kicked and by_user != table.record.host_id:
+                raise NotHost("remove a player")
+            seat = table.record.seat_of(target_user)
+            if seat is None:
+                raise NotInGame()
+            await self.store.unseat_player(game_id, seat.seat, "kicked" if kicked else "left", self.clock.now())
+            table.record = await self.store.load_game(game_id)
+            if not any(s.user_id is not None for s in table.record.seated):
+                await self.store.end_game(game_id, "cancelled", "no player left", self.clock.now())
+                table.record = await self.store.load_game(game_id)
+                self._tables.pop(game_id, None)
+            return table
+
+    async def cancel(self, game_id: int, by_user: int, can_manage: bool) -> GameRecord:
+        record = await super().cancel(game_id, by_user, can_manage)
+        self._tables.pop(game_id, None)
+        return record
+
+    # Restart ------------------------------------------------------------------------------------
+    async def load_open_games(self) -> list[GameRecord]:
+        """Every lobby and running game, with running ones rebuilt into the cache."""
+        records = await self.store.open_games(self.spec.kind)
+        for record in records:
+            if record.status == "running":
+                self._tables[record.id] = Table(record, rebuild(record))
+        return records
+
+    # Export -------------------------------------------------------------------------------------
+    @staticmethod
+    def replay_script(record: GameRecord) -> dict[str, Any]:
+        """The game as a ``python -m bot replay`` script (players named by unique display names)."""
+        names = unique_names(record.seats)
+        turns: list[Mapping[str, str]] = [
+            {names[int(k)]: n for k, n in a.payload["numbers"].items()}
+            for a in record.actions if a.kind == "resolve"
+        ]
+        return script_json([names[s.seat] for s in record.seats], turns)
+
+    # Internals ----------------------------------------------------------------------------------
+    async def _running(self, game_id: int) -> Table:
+        table = await self.table(game_id)
+        if table.record.status != "running":
+            raise NotRunning(table.record.status)
+        return table
+
+    async def _let_ai_choose(self, table: Table) -> None:
+        """AI seats choose as soon as a turn opens, committed like anyone's choice."""
+        if self.ai_chooser is None or table.state.finished:
+            return
+        view = public_view(table.state)
+        waiting = {s.seat for s in table.awaiting()}
+        for seat in table.record.seated:
+            if seat.ai_level is None or seat.seat not in waiting:
+                continue
+            key = seat_key(seat)
+            seed = table.record.id * 1000 + table.record.phase * 10 + seat.seat
+            number = validate_choice(table.state, key, self.ai_chooser(view, key, seat.ai_level, seed))
+            await self.store.record_choice(table.record.id, table.record.phase, seat.seat, {"number": number},
+                                           self.clock.now())
+            table.state = choose(table.state, key, number)
+
+
+def unique_names(seats: tuple[SeatRecord, ...]) -> dict[int, str]:
+    """Seat -> a name no other seat has (two "Alex" become "Alex" and "Alex (2)")."""
+    used: set[str] = set()
+    names: dict[int, str] = {}
+    for seat in seats:
+        name, n = seat.name, 1
+        while name in used:
+            n += 1
+            name = f"{seat.name} ({n})"
+        used.add(name)
+        names[seat.seat] = name
+    return names

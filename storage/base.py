@@ -1,0 +1,162 @@
+"""The storage interface, in game terms. Any backend (SQLite today) implements :class:`GameStore`.
+
+Nothing here knows The Number: a game is a kind, a channel, seats, options, a phase counter and an
+append-only list of actions (``choose`` with a secret value, ``resolve`` with what was revealed).
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+GameStatus = Literal["lobby", "running", "finished", "cancelled"]
+OPEN_STATUSES: tuple[GameStatus, ...] = ("lobby", "running")
+SeatState = Literal["seated", "left", "kicked"]
+
+
+class StoreError(Exception):
+    """Base of the errors a store raises; the message is safe to show to users."""
+
+
+class ChannelBusy(StoreError):
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__("there is already a game in this channel")
+
+
+class AlreadyPlaying(StoreError):
+    def __init__(self, channel_id: int) -> None:
+        self.channel_id = channel_id
+        super().__init__(f"you are already playing in <#{channel_id}>")
+
+
+class GameFull(StoreError):
+    def __init__(self) -> None:
+        super().__init__("every seat is taken")
+
+
+class WrongStatus(StoreError):
+    """The game is not in a state that allows this (joining a running game, choosing in a lobby...)."""
+
+    def __init__(self, status: str) -> None:
+        self.status = status
+        super().__init__(f"the game is {status}")
+
+
+class StalePhase(StoreError):
+    """An action meant for a phase that is already over."""
+
+    def __init__(self, expected: int, current: int) -> None:
+        self.expected, self.current = expected, current
+        super().__init__("that turn is already over")
+
+
+class UnknownGame(StoreError):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"no game {game_id}")
+
+
+class SchemaTooNew(StoreError):
+    def __init__(self, found: int, known: int) -> None:
+        self.found, self.known = found, known
+        super().__init__(
+            f"the database schema is version {found} but this code knows only up to {known}; "
+            "run a newer version of the bot (the database was left untouched)"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    seat: int
+    user_id: int | None
+    name: str
+    ai_level: str | None = None
+    state: SeatState = "seated"
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai_level is not None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    seq: int
+    phase: int
+    kind: str
+    seat: int | None
+    payload: Mapping[str, Any]
+    at: float
+
+    def __repr__(self) -> str:  # choose payloads are secret: keep them out of logs and tracebacks
+        return f"ActionRecord(seq={self.seq}, phase={self.phase}, kind={self.kind!r}, seat={self.seat})"
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    id: int
+    kind: str
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    status: GameStatus
+    options: Mapping[str, Any]
+    phase: int
+    deadline: float | None
+    lobby_message_id: int | None
+    status_message_id: int | None
+    announced_phase: int
+    end_reason: str | None
+    created_at: float
+    updated_at: float
+    seats: tuple[SeatRecord, ...] = ()
+    actions: tuple[ActionRecord, ...] = field(default=(), repr=False)
+
+    @property
+    def seated(self) -> tuple[SeatRecord, ...]:
+        return tuple(s for s in self.seats if s.state == "seated")
+
+    def seat_of(self, user_id: int) -> SeatRecord | None:
+        return next((s for s in self.seated if s.user_id == user_id), None)
+
+
+class GameStore(Protocol):
+    """Everything the game services need from persistence. Every method commits before it returns."""
+
+    async def open(self) -> None: ...
+    async def close(self) -> None: ...
+
+    async def create_lobby(self, kind: str, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
+                           options: Mapping[str, Any], now: float) -> GameRecord: ...
+    async def seat_player(self, game_id: int, user_id: int | None, name: str, max_seats: int, now: float,
+                          ai_level: str | None = None) -> SeatRecord: ...
+    async def unseat_player(self, game_id: int, seat: int, state: SeatState, now: float) -> None: ...
+    async def start_game(self, game_id: int, deadline: float | None, now: float) -> GameRecord: ...
+    async def record_choice(self, game_id: int, phase: int, seat: int, payload: Mapping[str, Any],
+                            now: float) -> None: ...
+    async def resolve_phase(self, game_id: int, phase: int, payload: Mapping[str, Any],
+                            next_deadline: float | None, finished: bool, now: float) -> bool: ...
+    async def set_deadline(self, game_id: int, phase: int, deadline: float | None, now: float) -> None: ...
+    async def set_message(self, game_id: int, which: Literal["lobby", "status"], message_id: int | None) -> None: ...
+    async def mark_announced(self, game_id: int, phase: int) -> bool: ...
+    async def end_game(self, game_id: int, status: GameStatus, reason: str, now: float) -> bool: ...
+
+    async def load_game(self, game_id: int) -> GameRecord: ...
+    async def open_games(self, kind: str | None = None) -> list[GameRecord]: ...
+    async def open_game_in_channel(self, channel_id: int) -> GameRecord | None: ...
+    async def open_game_of_user(self, user_id: int) -> GameRecord | None: ...
+    async def finished_games(self, guild_id: int | None, limit: int) -> list[GameRecord]: ...
+
+    async def get_meta(self, key: str) -> str | None: ...
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+
+def pending_choices(record: GameRecord) -> dict[int, Mapping[str, Any]]:
+    """The latest choice of each seat in the current phase (the secret part of the state)."""
+    latest: dict[int, Mapping[str, Any]] = {}
+    for action in record.actions:
+        if action.kind == "choose" and action.phase == record.phase and action.seat is not None:
+            latest[action.seat] = action.payload
+    return latest
+
+
+def resolutions(record: GameRecord) -> Sequence[ActionRecord]:
+    return [a for a in record.actions if a.kind == "resolve"]

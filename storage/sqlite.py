@@ -1,0 +1,341 @@
+"""The SQLite backend of :class:`storage.base.GameStore`, on aiosqlite.
+
+Durability: WAL journal, ``synchronous=FULL`` and one explicit ``BEGIN IMMEDIATE`` transaction per
+call, committed before the call returns, so whatever a caller acknowledges is already on disk.
+
+Record: the ``actions`` table is an append-only log (``choose`` with the secret value, ``resolve``
+with the revealed numbers, ``unseat``). No snapshots: a game has at most a few dozen actions and the
+pure engine folds them in well under a millisecond, so a snapshot would only be a second copy that
+can drift. Exactly-once resolution: ``resolve_phase`` advances ``games.phase`` with a compare-and-set
+on the old phase, and a partial unique index allows one ``resolve`` action per phase.
+"""
+
+import asyncio
+import json
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Iterable, Mapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, Literal
+
+import aiosqlite
+
+from .base import (
+    ActionRecord,
+    AlreadyPlaying,
+    ChannelBusy,
+    GameFull,
+    GameRecord,
+    GameStatus,
+    SeatRecord,
+    SeatState,
+    StalePhase,
+    UnknownGame,
+    WrongStatus,
+)
+from .migrations import check_version, load_migrations
+
+_OPEN = "('lobby', 'running')"
+
+
+class SQLiteStore:
+    """One aiosqlite connection; an asyncio lock keeps each transaction whole."""
+
+    def __init__(self, path: str | Path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL") -> None:
+        self.path = str(path)
+        self.busy_timeout_ms = busy_timeout_ms
+        self.synchronous = synchronous
+        self._db: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+
+    # Life cycle ---------------------------------------------------------------------------------
+    async def open(self) -> None:
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(self.path, isolation_level=None, timeout=self.busy_timeout_ms / 1000)
+        db.row_factory = sqlite3.Row
+        await db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+        await db.execute("PRAGMA journal_mode = WAL")
+        await db.execute(f"PRAGMA synchronous = {self.synchronous}")
+        await db.execute("PRAGMA foreign_keys = ON")
+        self._db = db
+        try:
+            await self._migrate()
+        except BaseException:
+            await self.close()
+            raise
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    async def __aenter__(self) -> "SQLiteStore":
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise RuntimeError("the store is not open")
+        return self._db
+
+    @asynccontextmanager
+    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            db = self.db
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+            await db.execute("COMMIT")
+
+    async def _migrate(self) -> None:
+        migrations = load_migrations()
+        async with self._tx() as db:
+            await db.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+            )
+            row = await (await db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")).fetchone()
+            current = int(row[0]) if row else 0
+            check_version(current, len(migrations))
+            for migration in migrations[current:]:
+                for statement in migration.statements:
+                    await db.execute(statement)
+                await db.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)",
+                                 (migration.version, migration.name, time.time()))
+
+    async def schema_version(self) -> int:
+        row = await (await self.db.execute("SELECT MAX(version) FROM schema_migrations")).fetchone()
+        return int(row[0]) if row and row[0] is not None else 0
+
+    # Lobby and seats ----------------------------------------------------------------------------
+    async def create_lobby(self, kind: str, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
+                           options: Mapping[str, Any], now: float) -> GameRecord:
+        async with self._tx() as db:
+            busy = await _fetchone(db, f"SELECT id FROM games WHERE channel_id = ? AND status IN {_OPEN}",
+                                   (channel_id,))
+            if busy:
+                raise ChannelBusy(int(busy["id"]))
+            await _refuse_if_playing(db, host_id)
+            cursor = await db.execute(
+                "INSERT INTO games (kind, guild_id, channel_id, host_id, status, options, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                (kind, guild_id, channel_id, host_id, json.dumps(dict(options)), now, now),
+            )
+            game_id = int(cursor.lastrowid or 0)
+            await db.execute("INSERT INTO seats (game_id, seat, user_id, name, joined_at) VALUES (?, 0, ?, ?, ?)",
+                             (game_id, host_id, host_name, now))
+            return await _load(db, game_id)
+
+    async def seat_player(self, game_id: int, user_id: int | None, name: str, max_seats: int, now: float,
+                          ai_level: str | None = None) -> SeatRecord:
+        async with self._tx() as db:
+            game = await _game_row(db, game_id)
+            if game["status"] != "lobby":
+                raise WrongStatus(game["status"])
+            if user_id is not None:
+                await _refuse_if_playing(db, user_id)
+            taken = {int(r["seat"]) for r in await db.execute_fetchall(
+                "SELECT seat FROM seats WHERE game_id = ?", (game_id,))}
+            seated = await _fetchone(db, "SELECT COUNT(*) AS n FROM seats WHERE game_id = ? AND state = 'seated'",
+                                     (game_id,))
+            if seated is not None and int(seated["n"]) >= max_seats:
+                raise GameFull()
+            seat = next(n for n in range(len(taken) + 1) if n not in taken)
+            await db.execute(
+                "INSERT INTO seats (game_id, seat, user_id, name, ai_level, joined_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, seat, user_id, name, ai_level, now),
+            )
+            await _touch(db, game_id, now)
+            return SeatRecord(seat, user_id, name, ai_level)
+
+    async def unseat_player(self, game_id: int, seat: int, state: SeatState, now: float) -> None:
+        async with self._tx() as db:
+            game = await _game_row(db, game_id)
+            if game["status"] == "lobby":
+                # Nothing happened yet: free the seat (and its colour) for the next person.
+                await db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))
+            elif game["status"] == "running":
+                await db.execute("UPDATE seats SET state = ? WHERE game_id = ? AND seat = ?", (state, game_id, seat))
+                await _append(db, game_id, int(game["phase"]), "unseat", seat, {"state": state}, now)
+            else:
+                raise WrongStatus(game["status"])
+            await _touch(db, game_id, now)
+
+    async def start_game(self, game_id: int, deadline: float | None, now: float) -> GameRecord:
+        async with self._tx() as db:
+            game = await _game_row(db, game_id)
+            if game["status"] != "lobby":
+                raise WrongStatus(game["status"])
+            await db.execute("UPDATE games SET status = 'running', phase = 0, deadline = ?, updated_at = ?"
+                             " WHERE id = ?", (deadline, now, game_id))
+            await _append(db, game_id, 0, "start", None, {}, now)
+            return await _load(db, game_id)
+
+    # Play ---------------------------------------------------------------------------------------
+    async def record_choice(self, game_id: int, phase: int, seat: int, payload: Mapping[str, Any],
+                            now: float) -> None:
+        async with self._tx() as db:
+            game = await _game_row(db, game_id)
+            if game["status"] != "running":
+                raise WrongStatus(game["status"])
+            if int(game["phase"]) != phase:
+                raise StalePhase(phase, int(game["phase"]))
+            await _append(db, game_id, phase, "choose", seat, payload, now)
+
+    async def resolve_phase(self, game_id: int, phase: int, payload: Mapping[str, Any],
+                            next_deadline: float | None, finished: bool, now: float) -> bool:
+        async with self._tx() as db:
+            status = "finished" if finished else "running"
+            cursor = await db.execute(
+                "UPDATE games SET phase = phase + 1, deadline = ?, status = ?, updated_at = ?,"
+                " end_reason = CASE WHEN ? THEN 'finished' ELSE end_reason END"
+                " WHERE id = ? AND phase = ? AND status = 'running'",
+                (None if finished else next_deadline, status, now, finished, game_id, phase),
+            )
+            if cursor.rowcount != 1:
+                return False  # someone else resolved this phase first
+            await _append(db, game_id, phase, "resolve", None, payload, now)
+            return True
+
+    async def set_deadline(self, game_id: int, phase: int, deadline: float | None, now: float) -> None:
+        async with self._tx() as db:
+            await db.execute("UPDATE games SET deadline = ?, updated_at = ? WHERE id = ? AND phase = ?",
+                             (deadline, now, game_id, phase))
+
+    async def set_message(self, game_id: int, which: Literal["lobby", "status"], message_id: int | None) -> None:
+        column = {"lobby": "lobby_message_id", "status": "status_message_id"}[which]
+        async with self._tx() as db:
+            await db.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (message_id, game_id))
+
+    async def mark_announced(self, game_id: int, phase: int) -> bool:
+        async with self._tx() as db:
+            cursor = await db.execute(
+                "UPDATE games SET announced_phase = ? WHERE id = ? AND announced_phase < ?", (phase, game_id, phase))
+            return cursor.rowcount == 1
+
+    async def end_game(self, game_id: int, status: GameStatus, reason: str, now: float) -> bool:
+        async with self._tx() as db:
+            cursor = await db.execute(
+                f"UPDATE games SET status = ?, end_reason = ?, deadline = NULL, updated_at = ?"
+                f" WHERE id = ? AND status IN {_OPEN}", (status, reason, now, game_id))
+            return cursor.rowcount == 1
+
+    # Reading ------------------------------------------------------------------------------------
+    async def load_game(self, game_id: int) -> GameRecord:
+        async with self._lock:
+            return await _load(self.db, game_id)
+
+    async def open_games(self, kind: str | None = None) -> list[GameRecord]:
+        where = f"status IN {_OPEN}" + (" AND kind = ?" if kind else "")
+        params: tuple[Any, ...] = (kind,) if kind else ()
+        async with self._lock:
+            return await _load_many(self.db, where, params)
+
+    async def open_game_in_channel(self, channel_id: int) -> GameRecord | None:
+        async with self._lock:
+            games = await _load_many(self.db, f"channel_id = ? AND status IN {_OPEN}", (channel_id,))
+        return games[0] if games else None
+
+    async def open_game_of_user(self, user_id: int) -> GameRecord | None:
+        where = (f"status IN {_OPEN} AND id IN (SELECT game_id FROM seats WHERE user_id = ? AND state = 'seated')")
+        async with self._lock:
+            games = await _load_many(self.db, where, (user_id,))
+        return games[0] if games else None
+
+    async def finished_games(self, guild_id: int | None, limit: int) -> list[GameRecord]:
+        where = "status = 'finished' AND guild_id IS ? ORDER BY updated_at DESC LIMIT ?"
+        async with self._lock:
+            return await _load_many(self.db, where, (guild_id, limit))
+
+    async def get_meta(self, key: str) -> str | None:
+        async with self._lock:
+            row = await _fetchone(self.db, "SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else str(row["value"])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._tx() as db:
+            await db.execute("INSERT INTO meta (key, value) VALUES (?, ?)"
+                             " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+
+
+# Helpers (all take an open connection; the caller holds the lock) ------------------------------
+async def _fetchone(db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+    cursor = await db.execute(sql, tuple(params))
+    return await cursor.fetchone()
+
+
+async def _game_row(db: aiosqlite.Connection, game_id: int) -> sqlite3.Row:
+    row = await _fetchone(db, "SELECT * FROM games WHERE id = ?", (game_id,))
+    if row is None:
+        raise UnknownGame(game_id)
+    return row
+
+
+async def _refuse_if_playing(db: aiosqlite.Connection, user_id: int) -> None:
+    row = await _fetchone(
+        db, f"SELECT g.channel_id FROM games g JOIN seats s ON s.game_id = g.id"
+            f" WHERE s.user_id = ? AND s.state = 'seated' AND g.status IN {_OPEN} LIMIT 1", (user_id,))
+    if row is not None:
+        raise AlreadyPlaying(int(row["channel_id"]))
+
+
+async def _touch(db: aiosqlite.Connection, game_id: int, now: float) -> None:
+    await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+
+
+async def _append(db: aiosqlite.Connection, game_id: int, phase: int, kind: str, seat: int | None,
+                  payload: Mapping[str, Any], now: float) -> None:
+    await db.execute(
+        "INSERT INTO actions (game_id, seq, phase, kind, seat, payload, at)"
+        " VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?), ?, ?, ?, ?, ?)",
+        (game_id, game_id, phase, kind, seat, json.dumps(dict(payload)), now),
+    )
+
+
+async def _load(db: aiosqlite.Connection, game_id: int) -> GameRecord:
+    games = await _load_many(db, "id = ?", (game_id,))
+    if not games:
+        raise UnknownGame(game_id)
+    return games[0]
+
+
+async def _load_many(db: aiosqlite.Connection, where: str, params: tuple[Any, ...]) -> list[GameRecord]:
+    """Games matching ``where`` with their seats and actions, in three queries whatever the count."""
+    rows = list(await db.execute_fetchall(f"SELECT * FROM games WHERE {where}", params))
+    if not rows:
+        return []
+    ids = [int(r["id"]) for r in rows]
+    seats: dict[int, list[SeatRecord]] = {i: [] for i in ids}
+    actions: dict[int, list[ActionRecord]] = {i: [] for i in ids}
+    # A temp table of ids keeps the queries fast and within SQLite's parameter limit for 10,000 games.
+    await db.execute("CREATE TEMP TABLE IF NOT EXISTS wanted (id INTEGER PRIMARY KEY)")
+    await db.execute("DELETE FROM temp.wanted")
+    await db.executemany("INSERT INTO temp.wanted VALUES (?)", [(i,) for i in ids])
+    for r in await db.execute_fetchall(
+            "SELECT * FROM seats WHERE game_id IN (SELECT id FROM temp.wanted) ORDER BY game_id, seat"):
+        seats[int(r["game_id"])].append(
+            SeatRecord(int(r["seat"]), r["user_id"], r["name"], r["ai_level"], r["state"]))
+    for r in await db.execute_fetchall(
+            "SELECT * FROM actions WHERE game_id IN (SELECT id FROM temp.wanted) ORDER BY game_id, seq"):
+        actions[int(r["game_id"])].append(
+            ActionRecord(int(r["seq"]), int(r["phase"]), r["kind"], r["seat"], json.loads(r["payload"]), r["at"]))
+    return [_record(r, tuple(seats[int(r["id"])]), tuple(actions[int(r["id"])])) for r in rows]
+
+
+def _record(r: sqlite3.Row, seats: tuple[SeatRecord, ...], actions: tuple[ActionRecord, ...]) -> GameRecord:
+    return GameRecord(
+        id=int(r["id"]), kind=r["kind"], guild_id=r["guild_id"], channel_id=int(r["channel_id"]),
+        host_id=int(r["host_id"]), status=r["status"], options=json.loads(r["options"]), phase=int(r["phase"]),
+        deadline=r["deadline"], lobby_message_id=r["lobby_message_id"], status_message_id=r["status_message_id"],
+        announced_phase=int(r["announced_phase"]), end_reason=r["end_reason"], created_at=r["created_at"],
+        updated_at=r["updated_at"], seats=seats, actions=actions,
+    )
