@@ -28,18 +28,62 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play(args: argparse.Namespace) -> int:
+    from bot.terminal.play import play_game, write_script
+
+    result = play_game(args.players, args.level, args.seed, inp=sys.stdin, out=sys.stdout)
+    if args.script_out and result.completed:
+        write_script(result, args.script_out)
+    return 0 if result.completed else 1
+
+
+def _arena(args: argparse.Namespace) -> int:
+    from bot.terminal.arena import main_arena
+
+    return main_arena(args.games, args.seats, args.seed, args.workers, args.json)
+
+
+def _add_game_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    from bot.games.thenumber.ai import DEFAULT_LEVEL, LEVELS
+    from bot.games.thenumber.rules import MAX_SEATS, MIN_SEATS
+
+    play = sub.add_parser("play", help="play The Number in the terminal against AI players")
+    play.add_argument("--players", type=int, default=4, choices=range(MIN_SEATS, MAX_SEATS + 1),
+                      help="seats in total, you included (default 4)")
+    play.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL, help="AI level (default normal)")
+    play.add_argument("--seed", type=int, default=0, help="seed of the AI players (default 0)")
+    play.add_argument("--script-out", metavar="FILE", help="write the finished game's replay script here")
+    play.set_defaults(func=_play)
+
+    arena = sub.add_parser(
+        "arena", help="AI-only games: win rates per level",
+        description="Plays AI-only games of The Number. Figures are per level; a level in several seats is "
+                    "counted once per seat per game (its 'games' are seat-games), and ties share the win.")
+    arena.add_argument("--games", type=int, default=200, help="number of games (default 200)")
+    arena.add_argument("--seats", nargs="+", choices=LEVELS, default=["hard", "normal", "normal", "normal"],
+                       metavar="LEVEL", help=f"one level per seat, {MIN_SEATS}-{MAX_SEATS} seats "
+                       "(default: hard normal normal normal)")
+    arena.add_argument("--seed", type=int, default=0, help="seed (the same seed gives the same figures)")
+    arena.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    arena.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    arena.set_defaults(func=_arena)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Number board games on Discord.")
     sub = parser.add_subparsers(dest="command")
     replay = sub.add_parser("replay", help="replay a game of The Number from a JSON script")
     replay.add_argument("file", help="the script file, or - for standard input")
     replay.set_defaults(func=_replay)
+    _add_game_commands(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "arena" and not 2 <= len(args.seats) <= 5:
+        parser.error("arena: --seats needs 2 to 5 levels")
     if args.command is None:
         from bot.run import run_bot
 

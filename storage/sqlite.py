@@ -175,8 +175,8 @@ class SQLiteStore:
             game = await _game_row(db, game_id)
             if game["status"] != "lobby":
                 raise WrongStatus(game["status"])
-            await db.execute("UPDATE games SET status = 'running', phase = 0, deadline = ?, updated_at = ?"
-                             " WHERE id = ?", (deadline, now, game_id))
+            await db.execute("UPDATE games SET status = 'running', phase = 0, deadline = ?, updated_at = ?,"
+                             " status_message_id = NULL WHERE id = ?", (deadline, now, game_id))
             await _append(db, game_id, 0, "start", None, {}, now)
             return await _load(db, game_id)
 
@@ -197,6 +197,7 @@ class SQLiteStore:
             status = "finished" if finished else "running"
             cursor = await db.execute(
                 "UPDATE games SET phase = phase + 1, deadline = ?, status = ?, updated_at = ?,"
+                " status_message_id = NULL,"
                 " end_reason = CASE WHEN ? THEN 'finished' ELSE end_reason END"
                 " WHERE id = ? AND phase = ? AND status = 'running'",
                 (None if finished else next_deadline, status, now, finished, game_id, phase),
@@ -255,6 +256,11 @@ class SQLiteStore:
         where = "status = 'finished' AND guild_id IS ? ORDER BY updated_at DESC LIMIT ?"
         async with self._lock:
             return await _load_many(self.db, where, (guild_id, limit))
+
+    async def unannounced_finished_games(self) -> list[GameRecord]:
+        """Finished games whose last resolved turn was never posted (a crash between commit and post)."""
+        async with self._lock:
+            return await _load_many(self.db, "status = 'finished' AND announced_phase < phase - 1", ())
 
     async def get_meta(self, key: str) -> str | None:
         async with self._lock:

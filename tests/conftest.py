@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from storage.sqlite import SQLiteStore
+from tests.fakediscord.fixtures import fake_discord  # noqa: F401  (the local fake Discord, for every test)
 
 
 class FakeClock:

@@ -191,7 +191,7 @@ class TheNumberService(LobbyService):
                 self._tables.pop(game_id, None)  # another process moved on: trust the database
                 return None
             status = "finished" if after.finished else "running"
-            table.record = replace(record, phase=phase + 1, deadline=deadline, status=status)
+            table.record = replace(record, phase=phase + 1, deadline=deadline, status=status, status_message_id=None)
             table.state = after
             report = TurnReport(table, phase, outcome, before, reason)
             if after.finished:
@@ -227,6 +227,12 @@ class TheNumberService(LobbyService):
         record = await super().cancel(game_id, by_user, can_manage)
         self._tables.pop(game_id, None)
         return record
+
+    async def abandon(self, game_id: int, reason: str) -> None:
+        """Stop a game that cannot go on (its channel is gone); what was played stays stored."""
+        async with self.locks(game_id):
+            await self.store.end_game(game_id, "cancelled", reason, self.clock.now())
+            self._tables.pop(game_id, None)
 
     # Restart ------------------------------------------------------------------------------------
     async def load_open_games(self) -> list[GameRecord]:
@@ -284,3 +290,12 @@ def unique_names(seats: tuple[SeatRecord, ...]) -> dict[int, str]:
         used.add(name)
         names[seat.seat] = name
     return names
+
+
+def report_for(table: Table, phase: int, reason: str = "restart") -> TurnReport:
+    """Rebuild the report of an already resolved ``phase`` (to announce it after a restart)."""
+    state = new_game(table.state.players)
+    for outcome in table.state.history[:phase]:
+        numbers = {k: r.number for k, r in outcome.results.items() if r.number is not None}
+        state, _ = play_turn(state, numbers)
+    return TurnReport(table, phase, table.state.history[phase], state, reason)

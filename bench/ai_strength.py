@@ -1,0 +1,39 @@
+"""How strong are the AI levels? ``python -m bench.ai_strength [--games N] [--workers W] [--seed S]``.
+
+Plays the two target matchups (hard against three normal, normal against three easy) and prints each
+level's win rate with its 95% Wilson interval, plus the hard level's decision-time percentiles.
+Parity in a four-seat game is 25%; targets: hard >= 40%, normal >= 35%. It reports, it never asserts.
+"""
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from bot.terminal.arena import format_table, run_arena
+
+MATCHUPS: tuple[tuple[str, tuple[str, ...], float], ...] = (
+    ("hard vs 3 normal", ("hard", "normal", "normal", "normal"), 0.40),
+    ("normal vs 3 easy", ("normal", "easy", "easy", "easy"), 0.35),
+)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.ai_strength", description=__doc__)
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    for title, seats, target in MATCHUPS:
+        print(f"\n## {title}: {args.games} games, seed {args.seed}", flush=True)
+        figures = run_arena(args.games, seats, args.seed, args.workers, progress=sys.stderr)
+        print(format_table(figures))
+        lead = figures[seats[0]]
+        print(f"{seats[0]} win rate {lead['win_rate']:.3f} (95% CI {lead['ci95_low']:.3f}-{lead['ci95_high']:.3f}); "
+              f"target {target:.2f}, parity {1 / len(seats):.2f}")
+        if seats[0] == "hard":
+            print(f"hard decision time: p50 {lead['decision_ms_p50']:.2f} ms, p99 {lead['decision_ms_p99']:.2f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,361 @@
+"""Slash commands, buttons, the modal and DMs for The Number. Thin: parse, check who may act, call the
+service, render. Every user-facing refusal is a private (ephemeral) line."""
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.core.errors import GameError, NoGameHere, NotInGame
+from bot.games.thenumber import rules
+from bot.games.thenumber.errors import TheNumberError
+from bot.games.thenumber.messages import refusal
+from bot.services.thenumber import Table, seat_key
+from storage.base import GameRecord, StoreError
+
+from . import render
+from .components import MODAL_ID, NUMBER_FIELD_ID, ChoiceModal, lobby_view
+from .table_talk import TableTalk
+
+if TYPE_CHECKING:
+    from bot.client import NumberBot
+
+log = logging.getLogger(__name__)
+Interaction = discord.Interaction[Any]
+AI_NAMES = ("Ada", "Blaise", "Carl", "Dora", "Emmy", "Fermat")
+USER_ERRORS = (GameError, StoreError, TheNumberError)
+
+
+async def reply(interaction: Interaction, text: str, **kwargs: Any) -> None:
+    """Answer privately, whether or not the interaction was already answered."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+
+def user_error_text(error: Exception) -> str:
+    text = str(error)
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+@asynccontextmanager
+async def answering(interaction: Interaction) -> Any:
+    """Turn a refused request into a friendly private line instead of "This interaction failed"."""
+    try:
+        yield
+    except USER_ERRORS as error:
+        await reply(interaction, user_error_text(error))
+    except discord.HTTPException:
+        raise  # Discord itself failed; nothing sensible to answer through it
+    except Exception:
+        log.exception("unexpected error while handling an interaction")
+        await reply(interaction, "Something went wrong on my side. The game is saved; please try again.")
+
+
+class TheNumberCog(commands.Cog, name="TheNumber"):
+    group = app_commands.Group(name="thenumber", description="Play The Number, the secret three-digit numbers game")
+
+    def __init__(self, bot: "NumberBot") -> None:
+        self.bot = bot
+        self.games = bot.games
+        self.store = bot.store
+        self.talk = TableTalk(bot)
+
+    async def cog_load(self) -> None:
+        self._restoring = asyncio.create_task(self._restore_when_ready(), name="restore games")
+
+    async def cog_unload(self) -> None:
+        self._restoring.cancel()
+
+    async def _restore_when_ready(self) -> None:
+        await self.bot.wait_until_ready()
+        await self.talk.restore()
+
+    # Lobby --------------------------------------------------------------------------------------
+    @group.command(name="start", description="Open a table of The Number in this channel")
+    @app_commands.describe(turn_seconds="Seconds per turn (15-3600)", ai_players="AI players to seat now (0-4)",
+                           ai_level="How well the AI players play")
+    @app_commands.guild_only()
+    async def start(self, interaction: Interaction, turn_seconds: app_commands.Range[int, 15, 3600] | None = None,
+                    ai_players: app_commands.Range[int, 0, 4] = 0,
+                    ai_level: Literal["easy", "normal", "hard"] = "normal") -> None:
+        async with answering(interaction):
+            seconds = turn_seconds or self.bot.settings.turn_seconds
+            if not 15 <= seconds <= 3600 or not 0 <= ai_players <= rules.MAX_SEATS - 1:
+                raise GameError("Turn seconds must be 15-3600 and AI players 0-4.")
+            record = await self.games.open_lobby(interaction.guild_id, interaction.channel_id or 0,
+                                                 interaction.user.id, interaction.user.display_name,
+                                                 {"turn_seconds": seconds})
+            for i in range(ai_players):
+                record = await self.games.add_ai(record.id, interaction.user.id, ai_level, self._ai_name(record, i))
+            response = await interaction.response.send_message(
+                embed=render.lobby_embed(record, seconds), view=self._lobby_view(record))
+            message_id = getattr(response, "message_id", None)
+            if message_id:
+                await self.store.set_message(record.id, "lobby", message_id)
+
+    @group.command(name="join", description="Take a seat at the table in this channel")
+    @app_commands.guild_only()
+    async def join_cmd(self, interaction: Interaction) -> None:
+        async with answering(interaction):
+            record = await self._game_here(interaction)
+            await self._join(interaction, record.id, via_button=False)
+
+    @group.command(name="leave", description="Leave the table in this channel (forfeits a running game)")
+    @app_commands.guild_only()
+    async def leave_cmd(self, interaction: Interaction) -> None:
+        async with answering(interaction):
+            record = await self._game_here(interaction)
+            if record.status == "running":
+                table = await self.games.remove(record.id, interaction.user.id, interaction.user.id, kicked=False)
+                await reply(interaction, "You left the game; it goes on without you.")
+                await self._after_removal(table)
+                return
+            record = await self.games.leave_lobby(record.id, interaction.user.id)
+            await reply(interaction, "You left the table.")
+            await self._refresh_lobby(record)
+
+    @group.command(name="cancel", description="Cancel the game in this channel (host or Manage Server)")
+    @app_commands.guild_only()
+    async def cancel_cmd(self, interaction: Interaction) -> None:
+        async with answering(interaction):
+            record = await self._game_here(interaction)
+            await self._cancel(interaction, record.id, via_button=False)
+
+    @group.command(name="kick", description="Remove a player from the game in this channel (host only)")
+    @app_commands.describe(player="The player to remove")
+    @app_commands.guild_only()
+    async def kick(self, interaction: Interaction, player: discord.User) -> None:
+        async with answering(interaction):
+            record = await self._game_here(interaction)
+            if record.status == "lobby":
+                raise GameError("The game has not started; players can simply leave the lobby.")
+            table = await self.games.remove(record.id, interaction.user.id, player.id, kicked=True)
+            await reply(interaction, f"{render.safe_name(player.display_name)} no longer plays in this game.")
+            await self._after_removal(table)
+
+    @group.command(name="rules", description="How to play The Number")
+    async def rules_cmd(self, interaction: Interaction) -> None:
+        await interaction.response.send_message(embed=render.rules_embed(), ephemeral=True)
+
+    async def lobby_action(self, interaction: Interaction, action: str, game_id: int) -> None:
+        """A lobby button was pressed (possibly on an old message, possibly after a restart)."""
+        async with answering(interaction):
+            if action == "join":
+                await self._join(interaction, game_id, via_button=True)
+            elif action == "leave":
+                record = await self.games.leave_lobby(game_id, interaction.user.id)
+                await self._show_lobby(interaction, record)
+            elif action == "start":
+                table = await self.games.start(game_id, interaction.user.id)
+                await interaction.response.edit_message(
+                    embed=render.lobby_closed_embed(table.record, "The game has started: choose your numbers below."),
+                    view=None)
+                await self.talk.open_turn(table)
+                await self._resolve_if_complete(table)
+            elif action == "cancel":
+                await self._cancel(interaction, game_id, via_button=True)
+
+    async def add_ai(self, interaction: Interaction, game_id: int, level: str) -> None:
+        async with answering(interaction):
+            record = await self.store.load_game(game_id)
+            record = await self.games.add_ai(game_id, interaction.user.id, level,
+                                             self._ai_name(record, len(record.seats)))
+            await self._show_lobby(interaction, record)
+
+    async def _join(self, interaction: Interaction, game_id: int, *, via_button: bool) -> None:
+        record = await self.games.join(game_id, interaction.user.id, interaction.user.display_name)
+        if via_button:
+            await self._show_lobby(interaction, record)
+        else:
+            await reply(interaction, "You took a seat. The host starts the game.")
+            await self._refresh_lobby(record)
+        if not await self.talk.send_dm(interaction.user.id, render.join_dm_text(record.channel_id)):
+            await reply(interaction, "I can't send you DMs, so use the **Choose secretly** button on each turn's "
+                                     "message to pick your number (only you will see it).")
+
+    async def _cancel(self, interaction: Interaction, game_id: int, *, via_button: bool) -> None:
+        can_manage = bool(interaction.permissions.manage_guild) if interaction.guild_id else False
+        record = await self.games.cancel(game_id, interaction.user.id, can_manage)
+        for key in ("deadline", "reminder", "status"):
+            self.bot.scheduler.cancel((key, game_id))
+        closed = render.lobby_closed_embed(record, f"Cancelled by {render.safe_name(interaction.user.display_name)}.")
+        if via_button and record.lobby_message_id == getattr(interaction.message, "id", None):
+            await interaction.response.edit_message(embed=closed, view=None)
+            return
+        await interaction.response.send_message(embed=closed)
+        if record.lobby_message_id:
+            await self._edit_quietly(record.channel_id, record.lobby_message_id, embed=closed, view=None)
+
+    async def _show_lobby(self, interaction: Interaction, record: GameRecord) -> None:
+        if record.status == "cancelled":
+            await interaction.response.edit_message(
+                embed=render.lobby_closed_embed(record, "Everyone left; the table is closed."), view=None)
+            return
+        await interaction.response.edit_message(
+            embed=render.lobby_embed(record, self.games.turn_seconds(record)), view=self._lobby_view(record))
+
+    async def _refresh_lobby(self, record: GameRecord) -> None:
+        if record.lobby_message_id:
+            await self._edit_quietly(record.channel_id, record.lobby_message_id,
+                                     embed=render.lobby_embed(record, self.games.turn_seconds(record)),
+                                     view=self._lobby_view(record))
+
+    async def _edit_quietly(self, channel_id: int, message_id: int, **fields: Any) -> None:
+        try:
+            await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(**fields)
+        except discord.HTTPException as exc:
+            log.info("could not edit message %s: %s", message_id, exc)
+
+    def _lobby_view(self, record: GameRecord) -> discord.ui.View:
+        return lobby_view(record.id, open_seats=len(record.seated) < rules.MAX_SEATS)
+
+    @staticmethod
+    def _ai_name(record: GameRecord, index: int) -> str:
+        taken = {s.name for s in record.seats}
+        free = [n for n in AI_NAMES if f"{n} (AI)" not in taken] or [f"Bot {index + 1}"]
+        return f"{free[0]} (AI)"
+
+    # Choosing -----------------------------------------------------------------------------------
+    async def open_choice_modal(self, interaction: Interaction, game_id: int, phase: int) -> None:
+        async with answering(interaction):
+            table = await self.games.table(game_id)
+            self._check_current(table, phase)
+            seat = table.record.seat_of(interaction.user.id)
+            if seat is None:
+                raise NotInGame()
+            if table.state.is_exhausted(seat_key(seat)):
+                raise GameError("Every digit on your board is crossed off: you sit out until the round ends.")
+            modal = ChoiceModal(game_id, phase, table.state.round, table.state.turn)
+            await interaction.response.send_modal(modal)
+            modal.stop()  # submissions are handled by custom_id in on_interaction, restart or not
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        match = MODAL_ID.fullmatch(str((interaction.data or {}).get("custom_id", "")))
+        if match is None:
+            return
+        game_id, phase = int(match["game"]), int(match["phase"])
+        text = _field_value(interaction.data or {}, NUMBER_FIELD_ID) or ""
+        async with answering(interaction):
+            table = await self.games.table(game_id)
+            self._check_current(table, phase)
+
+            async def ack(line: str) -> None:
+                await interaction.response.send_message(line, ephemeral=True)
+
+            await self._choose(table, interaction.user.id, text, ack)
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        """A DM to the bot: a player's number (or someone who needs to know how to start)."""
+        if message.guild is not None or message.author.bot or message.author.id == getattr(self.bot.user, "id", 0):
+            return
+        send = message.channel.send
+        record = await self.store.open_game_of_user(message.author.id)
+        if record is None:
+            await send(render.NO_GAME_DM)
+            return
+        if record.status == "lobby":
+            await send(f"The game in <#{record.channel_id}> has not started yet; send your number once it has.")
+            return
+        table = await self.games.table(record.id)
+
+        async def ack(line: str) -> None:
+            await send(line)
+
+        try:
+            await self._choose(table, message.author.id, message.content, ack)
+        except USER_ERRORS as error:
+            await send(user_error_text(error))
+
+    async def _choose(self, table: Table, user_id: int, text: str, ack: Callable[[str], Awaitable[None]]) -> None:
+        """Validate, commit, acknowledge privately, then reveal if that was the last number."""
+        try:
+            done = await self.games.choose(table.record.id, user_id, text)
+        except TheNumberError as error:
+            await ack(refusal(error, self.games.available_for(table, user_id)))
+            return
+        await ack(render.ack_text(done.number, done.table.record.channel_id, done.changed, done.complete))
+        await self._resolve_if_complete(done.table)
+
+    async def _resolve_if_complete(self, table: Table) -> None:
+        if not table.awaiting():
+            await self.talk.resolve_if_complete(table)
+        else:
+            self.talk.choice_made(table)
+
+    async def _after_removal(self, table: Table) -> None:
+        if table.record.status != "running":
+            for key in ("deadline", "reminder", "status"):
+                self.bot.scheduler.cancel((key, table.record.id))
+            return
+        await self._resolve_if_complete(table)
+
+    @staticmethod
+    def _check_current(table: Table, phase: int) -> None:
+        record = table.record
+        if record.status != "running":
+            raise GameError("That game is over." if record.status in ("finished", "cancelled")
+                            else "The game has not started yet.")
+        if record.phase != phase:
+            raise GameError("That turn is already over. Use the newest turn message to choose.")
+
+    # Scores and boards --------------------------------------------------------------------------
+    @app_commands.command(name="score", description="The scoreboard of the game here (or of your game)")
+    @app_commands.describe(public="Post it for everyone in the channel instead of only you")
+    async def score(self, interaction: Interaction, public: bool = False) -> None:
+        async with answering(interaction):
+            table = await self._table_for(interaction)
+            await interaction.response.send_message(embed=render.score_embed(table), ephemeral=not public)
+
+    @app_commands.command(name="digits", description="A player's board: which digits are crossed off")
+    @app_commands.describe(player="Whose board (default: yours)")
+    async def digits(self, interaction: Interaction, player: discord.User | None = None) -> None:
+        async with answering(interaction):
+            table = await self._table_for(interaction)
+            target = player or interaction.user
+            seat = next((s for s in table.record.seats if s.user_id == target.id), None)
+            if seat is None:
+                raise GameError(f"{render.safe_name(target.display_name)} is not playing in this game.")
+            await interaction.response.send_message(embed=render.digits_embed(seat, table.state), ephemeral=True)
+
+    async def _game_here(self, interaction: Interaction) -> GameRecord:
+        record = await self.store.open_game_in_channel(interaction.channel_id or 0)
+        if record is None:
+            raise NoGameHere()
+        return record
+
+    async def _table_for(self, interaction: Interaction) -> Table:
+        record = await self.store.open_game_in_channel(interaction.channel_id or 0)
+        if record is None:
+            record = await self.store.open_game_of_user(interaction.user.id)
+        if record is None or record.status == "lobby":
+            raise GameError("No game is being played here, and you are not in one.")
+        return await self.games.table(record.id)
+
+
+def _field_value(data: Any, custom_id: str) -> str | None:
+    """Find a text input's value in a modal submission, whatever the nesting (rows or labels)."""
+    for node in _walk(data):
+        if node.get("custom_id") == custom_id and "value" in node:
+            return str(node["value"])
+    return None
+
+
+def _walk(node: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _walk(value)
