@@ -39,6 +39,7 @@ class TableTalk:
         """Post the turn's status message (with its Choose button) and arm its timers."""
         record = table.record
         phase = record.phase
+        self.arm_timers(table)  # first: the turn must end on time even if the post below fails
         try:
             message = await self.channel(record.channel_id).send(
                 embed=render.status_embed(table), view=turn_view(record.id, phase), nonce=f"ts{record.id}-{phase}")
@@ -48,7 +49,6 @@ class TableTalk:
         await self.store.set_message(record.id, "status", message.id)
         if table.record.phase == phase:
             table.record = replace(table.record, status_message_id=message.id)
-        self.arm_timers(table)
 
     def arm_timers(self, table: Table) -> None:
         record = table.record

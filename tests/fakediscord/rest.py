@@ -46,6 +46,7 @@ class Routes:
     """Route table: (method, path regex, OpenAPI path template or None, handler)."""
 
     def __init__(self, fake: FakeDiscord) -> None:
+        self.nonces: dict[tuple[int, str], int] = {}
         self.fake = fake
         self.world = fake.world
         app = r"(?P<app>\d+)"
@@ -227,7 +228,16 @@ class Routes:
         channel = self._channel(p["channel"])
         self._check_can_send(channel)
         check_message(body or {})
+        # Discord: with enforce_nonce, a nonce already used by this author recently returns that message
+        # instead of creating a second one (how a bot makes a retried post idempotent).
+        nonce = (body or {}).get("nonce")
+        if nonce is not None and (body or {}).get("enforce_nonce"):
+            known = self.nonces.get((channel.id, str(nonce)))
+            if known is not None and known in self.world.messages:
+                return 200, self.world.messages[known].payload(self.world)
         msg = self.new_message(channel, body)
+        if nonce is not None:
+            self.nonces[(channel.id, str(nonce))] = msg.id
         await self.announce("MESSAGE_CREATE", msg)
         return 200, msg.payload(self.world)
 

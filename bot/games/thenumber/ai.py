@@ -105,3 +105,8 @@ def choose_number(view: PublicView, me: str, level: str, rng: random.Random) -> 
     else:
         value = hard_choice(mine, view.turn, others)
     return number_text(value)
+
+
+def choose_for_service(view: PublicView, me: str, level: str, seed: int) -> str:
+    """The game service's hook: a seeded decision for seat ``me`` (the service passes a per-turn seed)."""
+    return choose_number(view, me, level, decision_rng(seed, view, me))

@@ -1,0 +1,145 @@
+"""A small world for Discord tests: the real bot, in process, against the local fake Discord."""
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.client import NumberBot
+from bot.settings import Settings
+from tests.conftest import FakeClock
+from tests.fakediscord import Channel, FakeDiscord, Guild, InteractionResult, Message, SimUser
+
+NAMES = ("ana", "ben", "cy", "dee", "eve")
+
+
+async def eventually(predicate: Callable[[], Any], timeout: float = 3.0, what: str = "condition") -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.005)
+
+
+@dataclass
+class World:
+    fake: FakeDiscord
+    db_path: Path
+    clock: FakeClock
+    guild: Guild
+    general: Channel
+    users: dict[str, SimUser]
+    bot: NumberBot | None = None
+    settings_overrides: dict[str, Any] = field(default_factory=dict)
+
+    # The bot ------------------------------------------------------------------------------------
+    def settings(self) -> Settings:
+        values: dict[str, Any] = {"database_path": self.db_path, "turn_seconds": 60, "reminder_seconds": 30}
+        values.update(self.settings_overrides)
+        return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+    async def start_bot(self) -> NumberBot:
+        bot = NumberBot(self.settings(), clock=self.clock)
+        await bot.login(self.fake.token)
+        await self.fake.attach(bot)
+        self.bot = bot
+        await asyncio.sleep(0)  # let the restore task run
+        cog = bot.get_cog("TheNumber")
+        await asyncio.wait_for(cog._restoring, 5)  # type: ignore[union-attr]
+        return bot
+
+    async def stop_bot(self) -> None:
+        if self.bot is not None:
+            self.fake.detach(self.bot)
+            await self.bot.close()
+            self.bot = None
+
+    async def restart(self) -> NumberBot:
+        await self.stop_bot()
+        return await self.start_bot()
+
+    async def advance(self, seconds: float) -> None:
+        """Move time on and run whatever timers fall due (deadlines, reminders, status refreshes)."""
+        self.clock.advance(seconds)
+        assert self.bot is not None
+        await self.bot.scheduler.fire_due()
+
+    # Reading the channel ------------------------------------------------------------------------
+    def channel_text(self) -> list[str]:
+        return [self.fake.visible_text(m) for m in self.fake.messages(self.general)]
+
+    def status_message(self) -> Message:
+        for message in reversed(self.fake.messages(self.general)):
+            if "Choose secretly" in self.fake.visible_text(message):
+                return message
+        raise AssertionError("no turn status message in the channel")
+
+    def reveals(self) -> list[Message]:
+        return [m for m in self.fake.messages(self.general) if ": reveal" in self.fake.visible_text(m)]
+
+    # Acting -------------------------------------------------------------------------------------
+    async def open_table(self, players: tuple[str, ...] = ("ana", "ben", "cy"), **options: Any) -> Message:
+        host = self.users[players[0]]
+        opened = await (await host.slash(self.general, "thenumber start", **options)).wait()
+        lobby = opened.message
+        assert lobby is not None
+        for name in players[1:]:
+            await (await self.users[name].click(lobby, "Join")).wait()
+        return self.fake.world.messages[lobby.id]
+
+    async def start_game(self, players: tuple[str, ...] = ("ana", "ben", "cy"), **options: Any) -> Message:
+        lobby = await self.open_table(players, **options)
+        started = await (await self.users[players[0]].click(lobby, "Start")).wait()
+        assert started.response_type == 7, started.rejections
+        return await eventually(lambda: self._status_or_none(), what="the first turn's status message")
+
+    async def wait_status(self, contains: str) -> Message:
+        """The turn status message once it says ``contains`` (it is posted just after a reveal)."""
+        def find() -> Message | None:
+            status = self._status_or_none()
+            return status if status is not None and contains in self.fake.visible_text(status) else None
+        return await eventually(find, what=f"a status message saying {contains!r}")
+
+    def _status_or_none(self) -> Message | None:
+        try:
+            return self.status_message()
+        except AssertionError:
+            return None
+
+    async def dm(self, name: str, text: str) -> str:
+        """A player DMs the bot; returns the bot's answer."""
+        user = self.users[name]
+        before = len(self.fake.dms(user))
+        await user.send_dm(text)
+        replies = await eventually(lambda: self.fake.dms(user)[before:], what=f"the bot's DM answer to {name}")
+        return self.fake.visible_text(replies[-1])
+
+    async def modal(self, name: str, text: str, message: Message | None = None) -> InteractionResult:
+        user = self.users[name]
+        opened = await (await user.click(message or self.status_message(), "Choose secretly")).wait()
+        assert opened.response_type == 9, opened.text()
+        return await (await user.submit_modal(opened, {"number": text})).wait()
+
+    async def play_turn(self, numbers: dict[str, str]) -> Message:
+        """Everyone in ``numbers`` chooses by DM; returns the reveal message."""
+        before = len(self.reveals())
+        for name, number in numbers.items():
+            await self.dm(name, number)
+        return (await eventually(lambda: self.reveals()[before:], what="the reveal"))[0]
+
+
+async def make_world(fake: FakeDiscord, db_path: Path, clock: FakeClock, *, blocked: tuple[str, ...] = (),
+                     names: tuple[str, ...] = NAMES, display: dict[str, str] | None = None) -> World:
+    display = display or {}
+    users = {n: fake.add_user(n, display_name=display.get(n, n.capitalize()), dm_blocked=n in blocked)
+             for n in names}
+    guild = fake.add_guild("Number Night", members=list(users.values()))
+    general = fake.add_channel(guild, "general")
+    world = World(fake, db_path, clock, guild, general, users)
+    await world.start_bot()
+    return world
