@@ -121,7 +121,7 @@ async def test_full_two_round_game_ends_with_the_right_winner(world: World) -> N
             for name, number in legal.items():
                 await world.dm(name, number)
             await world.advance(61)
-            await eventually(lambda: len(world.reveals()) > before, what="the reveal at the deadline")
+            await eventually(lambda n=before: len(world.reveals()) > n, what="the reveal at the deadline")
     expected = score_game(["Ana", "Ben", "Cy"], [[{k.capitalize(): v for k, v in t.items()} for t in played[:5]],
                                                   [{k.capitalize(): v for k, v in t.items()} for t in played[5:]]])
     final = world.fake.visible_text(world.reveals()[-1])
