@@ -1,0 +1,93 @@
+"""Restarts: the bot is stopped mid-game and started again on the same database."""
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FakeClock
+from tests.discord_world import World, eventually, make_world
+from tests.fakediscord import FakeDiscord
+
+
+@pytest.fixture
+async def world(fake_discord: FakeDiscord, db_path: Path, clock: FakeClock) -> AsyncIterator[World]:
+    w = await make_world(fake_discord, db_path, clock)
+    yield w
+    await w.stop_bot()
+
+
+async def test_restart_in_the_middle_of_a_turn_keeps_everything(world: World) -> None:
+    status = await world.start_game(("ana", "ben", "cy"))
+    await world.dm("ana", "513")
+    ben_modal = await (await world.users["ben"].click(status, "Choose secretly")).wait()
+    await world.restart()
+    # a modal opened before the restart still works, and so does the old message's button
+    ben = await (await world.users["ben"].submit_modal(ben_modal, {"number": "240"})).wait()
+    assert ben.ephemeral and ben.content.startswith("Locked in 240")
+    cy = await world.modal("cy", "999", message=status)
+    assert "revealing now" in cy.content
+    reveal = await eventually(lambda: world.reveals(), what="the reveal")
+    text = world.fake.visible_text(reveal[0])
+    assert "`513` 🔺 Ana" in text and "`240` 🔷 Ben" in text and "`999` 🟢 Cy" in text
+
+
+async def test_deadlines_are_honoured_from_the_database_after_a_restart(world: World) -> None:
+    await world.start_game(("ana", "ben"))
+    await world.dm("ana", "513")
+    await world.restart()
+    await world.advance(61)
+    reveal = await eventually(lambda: world.reveals(), what="the reveal at the stored deadline")
+    assert "Ben: ⌛ missing" in world.fake.visible_text(reveal[0])
+
+
+async def test_a_deadline_that_passed_while_the_bot_was_down_reveals_at_start(world: World) -> None:
+    await world.start_game(("ana", "ben"))
+    await world.stop_bot()
+    world.clock.advance(300)
+    await world.start_bot()
+    await world.bot.scheduler.fire_due()
+    await eventually(lambda: world.reveals(), what="the overdue reveal")
+
+
+async def test_lobby_buttons_work_after_a_restart(world: World) -> None:
+    lobby = await world.open_table(("ana",))
+    await world.restart()
+    joined = await (await world.users["ben"].click(lobby, "Join")).wait()
+    assert joined.response_type == 7 and "Ben" in joined.text()
+
+
+async def test_commands_are_synced_only_when_they_change(world: World) -> None:
+    puts = world.fake.requests_to("PUT", r"/applications/\d+/commands")
+    assert len(puts) == 1
+    await world.restart()
+    assert len(world.fake.requests_to("PUT", r"/applications/\d+/commands")) == 1
+    names = {c["name"] for c in puts[0].json}
+    assert names == {"thenumber", "score", "digits"}
+
+
+async def test_a_turn_committed_but_never_announced_is_revealed_once_after_restart(world: World) -> None:
+    await world.start_game(("ana", "ben"))
+    await world.dm("ana", "513")
+    # The bot dies right after committing the turn, before posting anything: simulate it.
+    await world.bot.games.choose(1, world.users["ben"].id, "240")
+    assert await world.bot.games.resolve(1, 0) is not None
+    await world.restart()
+    await eventually(lambda: world.reveals(), what="the reveal posted at start")
+    await world.wait_status("Turn 2 of 5")
+    await world.restart()
+    assert len(world.reveals()) == 1
+    statuses = [m for m in world.fake.messages(world.general) if "Turn 2 of 5" in world.fake.visible_text(m)]
+    assert len(statuses) == 1
+
+
+async def test_a_reveal_resent_after_a_crash_appears_once(world: World) -> None:
+    await world.start_game(("ana", "ben"))
+    await world.dm("ana", "513")
+    await world.dm("ben", "240")
+    await eventually(lambda: world.reveals())
+    await world.wait_status("Turn 2 of 5")
+    # The crash came after the post but before the database heard of it: the same post is sent again.
+    await world.bot.store.db.execute("UPDATE games SET announced_phase = -1, status_message_id = NULL")
+    await world.restart()
+    assert len(world.reveals()) == 1  # Discord refused the duplicate nonce
