@@ -36,6 +36,7 @@ class World:
     users: dict[str, SimUser]
     bot: NumberBot | None = None
     settings_overrides: dict[str, Any] = field(default_factory=dict)
+    reply_burst: int = 1000
 
     # The bot ------------------------------------------------------------------------------------
     def settings(self) -> Settings:
@@ -51,6 +52,8 @@ class World:
         await asyncio.sleep(0)  # let the restore task run
         cog = bot.get_cog("TheNumber")
         await asyncio.wait_for(cog._restoring, 5)  # type: ignore[union-attr]
+        # Tests play far faster than people type: only the throttling test keeps the real burst limit.
+        cog.throttle.burst = self.reply_burst  # type: ignore[union-attr]
         return bot
 
     async def stop_bot(self) -> None:

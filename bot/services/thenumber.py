@@ -228,11 +228,14 @@ class TheNumberService(LobbyService):
         self._tables.pop(game_id, None)
         return record
 
-    async def abandon(self, game_id: int, reason: str) -> None:
-        """Stop a game that cannot go on (its channel is gone); what was played stays stored."""
+    async def abandon(self, game_id: int, reason: str) -> bool:
+        """Stop a game that cannot go on (its channel is gone); what was played stays stored.
+
+        True if this call ended it (False: it had already ended)."""
         async with self.locks(game_id):
-            await self.store.end_game(game_id, "cancelled", reason, self.clock.now())
+            ended = await self.store.end_game(game_id, "cancelled", reason, self.clock.now())
             self._tables.pop(game_id, None)
+            return ended
 
     # Restart ------------------------------------------------------------------------------------
     async def load_open_games(self) -> list[GameRecord]:

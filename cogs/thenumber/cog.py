@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core.errors import GameError, NoGameHere, NotInGame
+from bot.core.throttle import ReplyThrottle
 from bot.games.thenumber import rules
 from bot.games.thenumber.errors import TheNumberError
 from bot.games.thenumber.messages import refusal
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 AI_NAMES = ("Ada", "Blaise", "Carl", "Dora", "Emmy", "Fermat")
 USER_ERRORS = (GameError, StoreError, TheNumberError)
+SLOW_ANSWER_AFTER = 2.0  # Discord wants a first answer within 3 s; defer when the database is slower
 
 
 async def reply(interaction: Interaction, text: str, **kwargs: Any) -> None:
@@ -66,6 +68,8 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
         self.games = bot.games
         self.store = bot.store
         self.talk = TableTalk(bot)
+        self.throttle = ReplyThrottle()
+        self._flushing: dict[int, asyncio.Task[None]] = {}
 
     async def cog_load(self) -> None:
         self._restoring = asyncio.create_task(self._restore_when_ready(), name="restore games")
@@ -250,17 +254,24 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
             self._check_current(table, phase)
 
             async def ack(line: str) -> None:
-                await interaction.response.send_message(line, ephemeral=True)
+                await reply(interaction, line)
 
-            await self._choose(table, interaction.user.id, text, ack)
+            async def slow() -> None:  # the database is busy: keep the interaction alive, answer later
+                await interaction.response.defer(ephemeral=True, thinking=True)
+
+            await self._choose(table, interaction.user.id, text, ack, on_slow=slow)
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         """A DM to the bot: a player's number (or someone who needs to know how to start)."""
         if message.guild is not None or message.author.bot or message.author.id == getattr(self.bot.user, "id", 0):
             return
-        send = message.channel.send
-        record = await self.store.open_game_of_user(message.author.id)
+        user_id, channel = message.author.id, message.channel
+
+        async def send(line: str) -> None:
+            await self._dm_reply(user_id, channel, line)
+
+        record = await self.store.open_game_of_user(user_id)
         if record is None:
             await send(render.NO_GAME_DM)
             return
@@ -268,19 +279,41 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
             await send(f"The game in <#{record.channel_id}> has not started yet; send your number once it has.")
             return
         table = await self.games.table(record.id)
-
-        async def ack(line: str) -> None:
-            await send(line)
-
         try:
-            await self._choose(table, message.author.id, message.content, ack)
+            await self._choose(table, user_id, message.content, send)
         except USER_ERRORS as error:
             await send(user_error_text(error))
 
-    async def _choose(self, table: Table, user_id: int, text: str, ack: Callable[[str], Awaitable[None]]) -> None:
-        """Validate, commit, acknowledge privately, then reveal if that was the last number."""
+    async def _dm_reply(self, user_id: int, channel: discord.abc.Messageable, line: str) -> None:
+        """Answer a DM, but a burst of DMs gets a few answers and then only the newest one."""
+        if self.throttle.allow(user_id):
+            await channel.send(line)
+            return
+        wait = self.throttle.hold(user_id, line)
+        if user_id not in self._flushing:
+            self._flushing[user_id] = asyncio.create_task(self._flush_dm_reply(user_id, channel, wait))
+
+    async def _flush_dm_reply(self, user_id: int, channel: discord.abc.Messageable, wait: float) -> None:
         try:
-            done = await self.games.choose(table.record.id, user_id, text)
+            await asyncio.sleep(wait)
+            held = self.throttle.release(user_id)
+            if held is not None:
+                await channel.send(held)
+        except discord.HTTPException as exc:
+            log.info("could not answer a DM: %s", exc)
+        finally:
+            self._flushing.pop(user_id, None)
+
+    async def _choose(self, table: Table, user_id: int, text: str, ack: Callable[[str], Awaitable[None]],
+                      on_slow: Callable[[], Awaitable[None]] | None = None) -> None:
+        """Validate, commit, acknowledge privately, then reveal if that was the last number."""
+        work = asyncio.ensure_future(self.games.choose(table.record.id, user_id, text))
+        if on_slow is not None:
+            finished, _ = await asyncio.wait({work}, timeout=SLOW_ANSWER_AFTER)
+            if not finished:
+                await on_slow()
+        try:
+            done = await work
         except TheNumberError as error:
             await ack(refusal(error, self.games.available_for(table, user_id)))
             return
@@ -310,6 +343,10 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
             raise GameError("That turn is already over. Use the newest turn message to choose.")
 
     # Scores and boards --------------------------------------------------------------------------
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.talk.channel_deleted(channel.id)
+
     @app_commands.command(name="score", description="The scoreboard of the game here (or of your game)")
     @app_commands.describe(public="Post it for everyone in the channel instead of only you")
     async def score(self, interaction: Interaction, public: bool = False) -> None:

@@ -5,9 +5,10 @@ anyone about it. Reveals are posted with a nonce derived from (game, turn), whic
 refuse a duplicate, so a reveal re-sent after a crash or a retry still appears once.
 """
 
+import asyncio
 import logging
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 STATUS_EDIT_DELAY = 2.0  # coalesce "who has chosen" edits: one edit for a burst of choices
+RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)  # on top of discord.py's own retries of 500/502/504
+CATCH_UP_AFTER = 30.0  # a post that failed through every retry is tried again this much later
 
 
 class TableTalk:
@@ -30,9 +33,37 @@ class TableTalk:
         self.games = bot.games
         self.store = bot.store
         self.scheduler = bot.scheduler
+        self.retry_delays: tuple[float, ...] = RETRY_DELAYS
 
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id)
+
+    # Posting ------------------------------------------------------------------------------------
+    async def post(self, record: GameRecord, *, nonce: str, **fields: Any) -> discord.Message | None:
+        """Post in the game's channel, retrying Discord's server errors with backoff.
+
+        Every attempt carries the same nonce, which Discord uses to refuse a duplicate, so however many
+        attempts it takes the message appears once. Returns None when nothing could be posted: a lost
+        channel ends the game; an outage that outlasts the retries is caught up later.
+        """
+        for delay in (*self.retry_delays, None):
+            try:
+                return await self.channel(record.channel_id).send(nonce=nonce, **fields)
+            except discord.DiscordServerError as exc:
+                log.warning("game %s: Discord answered %s; %s", record.id, exc.status,
+                            "retrying" if delay is not None else "will try again later")
+                if delay is not None:
+                    await asyncio.sleep(delay)
+            except discord.HTTPException as exc:
+                if exc.status in (403, 404):
+                    await self.channel_failed(record, exc)
+                else:
+                    log.error("game %s: Discord refused a message: %s", record.id, exc)
+                return None
+        game_id = record.id
+        self.scheduler.schedule(("catch-up", game_id), self.bot.clock.now() + CATCH_UP_AFTER,
+                                lambda: self.catch_up(game_id))
+        return None
 
     # Turns --------------------------------------------------------------------------------------
     async def open_turn(self, table: Table) -> None:
@@ -40,11 +71,9 @@ class TableTalk:
         record = table.record
         phase = record.phase
         self.arm_timers(table)  # first: the turn must end on time even if the post below fails
-        try:
-            message = await self.channel(record.channel_id).send(
-                embed=render.status_embed(table), view=turn_view(record.id, phase), nonce=f"ts{record.id}-{phase}")
-        except discord.HTTPException as exc:
-            await self.channel_failed(record, exc)
+        message = await self.post(record, nonce=f"ts{record.id}-{phase}", embed=render.status_embed(table),
+                                  view=turn_view(record.id, phase))
+        if message is None:
             return
         await self.store.set_message(record.id, "status", message.id)
         if table.record.phase == phase:
@@ -100,11 +129,8 @@ class TableTalk:
         game_id = record.id
         for key in ("status", "reminder", "deadline"):
             self.scheduler.cancel((key, game_id))
-        try:
-            await self.channel(record.channel_id).send(embeds=render.reveal_embeds(report),
-                                                       nonce=f"tn{game_id}-{report.phase}")
-        except discord.HTTPException as exc:
-            await self.channel_failed(record, exc)
+        message = await self.post(record, nonce=f"tn{game_id}-{report.phase}", embeds=render.reveal_embeds(report))
+        if message is None:
             return
         await self.store.mark_announced(game_id, report.phase)
         if not report.finished:
@@ -117,38 +143,49 @@ class TableTalk:
         else:
             self.choice_made(table)
 
-    # Restart ------------------------------------------------------------------------------------
+    # Restart and catching up --------------------------------------------------------------------
     async def restore(self) -> None:
         """After a start: announce what was resolved but not told, re-post missing status, re-arm timers."""
         for record in await self.games.load_open_games():
-            if record.status != "running":
-                continue
-            table = await self.games.table(record.id)
-            try:
-                if record.announced_phase < record.phase - 1:
-                    await self.reveal(report_for(table, record.phase - 1))
-                elif record.status_message_id is None:
-                    await self.open_turn(table)
-                else:
-                    self.arm_timers(table)
-            except Exception:
-                log.exception("could not restore game %s", record.id)
+            if record.status == "running":
+                await self.catch_up(record.id)
         # A game whose final reveal was committed but never posted.
         for record in await self.store.unannounced_finished_games():
-            await self.reveal(report_for(await self.games.table(record.id), record.phase - 1))
+            await self.catch_up(record.id)
+
+    async def catch_up(self, game_id: int) -> None:
+        """Say what the database knows but the channel was not told yet, then make sure the timers run."""
+        try:
+            table = await self.games.table(game_id)
+            record = table.record
+            if record.announced_phase < record.phase - 1:
+                await self.reveal(report_for(table, record.phase - 1))
+            elif record.status == "running" and record.status_message_id is None:
+                await self.open_turn(table)
+            else:
+                self.arm_timers(table)
+        except Exception:
+            log.exception("could not catch up game %s", game_id)
 
     # Failures -----------------------------------------------------------------------------------
     async def channel_failed(self, record: GameRecord, exc: discord.HTTPException) -> None:
         """The channel is gone or the bot may not speak there: end the game cleanly, tell the host."""
         log.warning("game %s: channel %s refused a message (%s %s)", record.id, record.channel_id,
                     exc.status, getattr(exc, "code", 0))
-        if exc.status not in (403, 404):
-            return  # a passing failure: discord.py already retried; the timers will try again
-        self.scheduler.cancel(("deadline", record.id))
-        self.scheduler.cancel(("reminder", record.id))
-        await self.games.abandon(record.id, "the bot can no longer post in the channel")
-        await self.send_dm(record.host_id, f"Your game of The Number in <#{record.channel_id}> was stopped: I can "
-                                           "no longer post in that channel. Everything up to the last turn is saved.")
+        why = "the channel was deleted" if exc.status == 404 else "I am no longer allowed to post in that channel"
+        await self.stop_game(record, why)
+
+    async def stop_game(self, record: GameRecord, why: str) -> None:
+        for key in ("deadline", "reminder", "status", "catch-up"):
+            self.scheduler.cancel((key, record.id))
+        if await self.games.abandon(record.id, why):
+            await self.send_dm(record.host_id, f"Your game of The Number in <#{record.channel_id}> was stopped: {why}. "
+                                               "Everything played so far is saved.")
+
+    async def channel_deleted(self, channel_id: int) -> None:
+        record = await self.store.open_game_in_channel(channel_id)
+        if record is not None:
+            await self.stop_game(record, "the channel was deleted")
 
     async def send_dm(self, user_id: int, text: str) -> bool:
         """DM a user; False when they do not accept DMs from the bot (403 / 50007). Never raises."""
