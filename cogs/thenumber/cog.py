@@ -269,7 +269,8 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
         user_id, channel = message.author.id, message.channel
 
         async def send(line: str) -> None:
-            await self._dm_reply(user_id, channel, line)
+            # The nonce ties the answer to this DM: a retried answer is never shown twice.
+            await self._dm_reply(user_id, channel, line, nonce=f"d{message.id}")
 
         record = await self.store.open_game_of_user(user_id)
         if record is None:
@@ -284,10 +285,13 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
         except USER_ERRORS as error:
             await send(user_error_text(error))
 
-    async def _dm_reply(self, user_id: int, channel: discord.abc.Messageable, line: str) -> None:
+    async def _dm_reply(self, user_id: int, channel: discord.abc.Messageable, line: str, nonce: str) -> None:
         """Answer a DM, but a burst of DMs gets a few answers and then only the newest one."""
         if self.throttle.allow(user_id):
-            await channel.send(line)
+            try:
+                await self.talk.send(channel, nonce=nonce, content=line)
+            except discord.HTTPException as exc:
+                log.info("could not answer a DM: %s", exc)
             return
         wait = self.throttle.hold(user_id, line)
         if user_id not in self._flushing:
@@ -298,7 +302,7 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
             await asyncio.sleep(wait)
             held = self.throttle.release(user_id)
             if held is not None:
-                await channel.send(held)
+                await self.talk.send(channel, nonce=None, content=held)
         except discord.HTTPException as exc:
             log.info("could not answer a DM: %s", exc)
         finally:

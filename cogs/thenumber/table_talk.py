@@ -40,29 +40,37 @@ class TableTalk:
 
     # Posting ------------------------------------------------------------------------------------
     async def post(self, record: GameRecord, *, nonce: str, **fields: Any) -> discord.Message | None:
-        """Post in the game's channel, retrying Discord's server errors with backoff.
+        """Post in the game's channel (see :meth:`send`); a lost channel ends the game, and a post that
+        outlasts every retry is caught up later."""
+        try:
+            message = await self.send(self.channel(record.channel_id), nonce=nonce, **fields)
+        except discord.HTTPException as exc:
+            if exc.status in (403, 404):
+                await self.channel_failed(record, exc)
+            else:
+                log.error("game %s: Discord refused a message: %s", record.id, exc)
+            return None
+        if message is None:
+            game_id = record.id
+            self.scheduler.schedule(("catch-up", game_id), self.bot.clock.now() + CATCH_UP_AFTER,
+                                    lambda: self.catch_up(game_id))
+        return message
+
+    async def send(self, target: discord.abc.Messageable, *, nonce: str | None, **fields: Any
+                   ) -> discord.Message | None:
+        """Send, retrying Discord's server errors with backoff; None if they outlast every retry.
 
         Every attempt carries the same nonce, which Discord uses to refuse a duplicate, so however many
-        attempts it takes the message appears once. Returns None when nothing could be posted: a lost
-        channel ends the game; an outage that outlasts the retries is caught up later.
+        attempts it takes the message appears once. Other HTTP errors are raised.
         """
         for delay in (*self.retry_delays, None):
             try:
-                return await self.channel(record.channel_id).send(nonce=nonce, **fields)
+                return await target.send(nonce=nonce, **fields)
             except discord.DiscordServerError as exc:
-                log.warning("game %s: Discord answered %s; %s", record.id, exc.status,
-                            "retrying" if delay is not None else "will try again later")
+                log.warning("Discord answered %s to a message; %s", exc.status,
+                            "retrying" if delay is not None else "giving up for now")
                 if delay is not None:
                     await asyncio.sleep(delay)
-            except discord.HTTPException as exc:
-                if exc.status in (403, 404):
-                    await self.channel_failed(record, exc)
-                else:
-                    log.error("game %s: Discord refused a message: %s", record.id, exc)
-                return None
-        game_id = record.id
-        self.scheduler.schedule(("catch-up", game_id), self.bot.clock.now() + CATCH_UP_AFTER,
-                                lambda: self.catch_up(game_id))
         return None
 
     # Turns --------------------------------------------------------------------------------------

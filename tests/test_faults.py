@@ -1,0 +1,136 @@
+"""Faults from Discord and from the database: retried, refused duplicates, clean stops, busy waits."""
+
+import asyncio
+import sqlite3
+import threading
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FakeClock
+from tests.discord_world import World, eventually, make_world
+from tests.fakediscord import FakeDiscord
+
+
+def posts_in(world: World) -> str:
+    return rf"^/channels/{world.general.id}/messages$"
+
+
+@pytest.fixture
+async def world(fake_discord: FakeDiscord, db_path: Path, clock: FakeClock) -> AsyncIterator[World]:
+    w = await make_world(fake_discord, db_path, clock)
+    yield w
+    await w.stop_bot()
+
+
+def fast_retries(world: World) -> None:
+    world.bot.get_cog("TheNumber").talk.retry_delays = (0.05, 0.1)  # type: ignore[union-attr]
+
+
+async def test_server_errors_on_the_reveal_are_retried_and_it_is_posted_once(world: World) -> None:
+    await world.start_game(("ana", "ben"))
+    fast_retries(world)
+    await world.dm("ana", "513")
+    world.fake.fail_next("POST", posts_in(world), 503, times=2)  # discord.py itself does not retry 503
+    world.fake.fail_next("POST", posts_in(world), 502, times=1)  # ... but does retry 502, after 1 s
+    await world.dm("ben", "240")
+    await eventually(lambda: world.reveals(), timeout=6, what="the reveal after the errors")
+    await world.wait_status("Turn 2 of 5")
+    statuses = [r.status for r in world.fake.requests_to("POST", posts_in(world))]
+    assert statuses.count(503) == 2 and statuses.count(502) == 1
+    assert len(world.reveals()) == 1
+    record = await world.bot.store.load_game(1)
+    assert record.announced_phase == 0
+
+
+async def test_rate_limit_retry_after_is_honoured(world: World) -> None:
+    await world.start_game(("ana", "ben"))
+    await world.dm("ana", "513")
+    world.fake.fail_next("POST", posts_in(world), 429, retry_after=0.4)
+    started = time.monotonic()
+    await world.dm("ben", "240")
+    await eventually(lambda: world.reveals(), timeout=5, what="the reveal after the 429")
+    assert time.monotonic() - started >= 0.4
+    assert len(world.reveals()) == 1
+
+
+async def test_a_long_outage_is_caught_up_later(world: World) -> None:
+    await world.start_game(("ana", "ben"))
+    fast_retries(world)
+    await world.dm("ana", "513")
+    world.fake.fail_next("POST", posts_in(world), 503, times=3)  # more than the retries
+    await world.dm("ben", "240")
+    await eventually(lambda: world.bot.scheduler.is_scheduled(("catch-up", 1)), what="a catch-up")
+    assert world.reveals() == []
+    await world.advance(31)
+    await eventually(lambda: world.reveals(), what="the caught-up reveal")
+    await world.wait_status("Turn 2 of 5")
+    assert len(world.reveals()) == 1
+
+
+async def test_a_deleted_channel_ends_the_game_and_tells_the_host(world: World) -> None:
+    await world.start_game(("ana", "ben"))
+    await world.dm("ana", "513")
+    await world.fake.delete_channel(world.general)
+    note = await eventually(lambda: [m for m in world.fake.dms(world.users["ana"]) if "was stopped" in m.content])
+    assert "channel was deleted" in note[0].content
+    record = await world.bot.store.load_game(1)
+    assert record.status == "cancelled" and [a.kind for a in record.actions] == ["start", "choose"]
+    answer = await world.dm("ben", "240")
+    assert "not in a game" in answer
+    assert not world.bot.scheduler.is_scheduled(("deadline", 1))
+
+
+async def test_losing_send_messages_ends_the_game_cleanly(world: World) -> None:
+    await world.start_game(("ana", "ben"))
+    await world.fake.set_bot_permission(world.general, False, "send_messages")
+    await world.dm("ana", "513")
+    await world.dm("ben", "240")  # the reveal is refused with 403 / 50013
+    note = await eventually(lambda: [m for m in world.fake.dms(world.users["ana"]) if "was stopped" in m.content])
+    assert "no longer allowed to post" in note[0].content
+    record = await world.bot.store.load_game(1)
+    assert record.status == "cancelled" and record.phase == 1  # the turn itself was kept
+    refused = [r for r in world.fake.requests_to("POST", posts_in(world)) if r.status == 403]
+    assert len(refused) == 1
+
+
+def hold_database_lock(path: Path, seconds: float, locked: threading.Event) -> None:
+    raw = sqlite3.connect(path, timeout=30)
+    raw.execute("BEGIN EXCLUSIVE")
+    locked.set()
+    time.sleep(seconds)
+    raw.execute("COMMIT")
+    raw.close()
+
+
+async def test_a_locked_database_makes_the_bot_wait_not_lose_the_choice(world: World) -> None:
+    await world.start_game(("ana", "ben", "cy"))
+    locked = threading.Event()
+    holder = threading.Thread(target=hold_database_lock, args=(world.db_path, 2.5, locked))
+    holder.start()
+    await asyncio.to_thread(locked.wait)
+    started = time.monotonic()
+    answer = await (await world.users["ben"].click(world.status_message(), "Choose secretly")).wait()
+    submitted = await world.users["ben"].submit_modal(answer, {"number": "240"})
+    await submitted.wait(timeout=3)
+    assert submitted.response_type == 5  # deferred within Discord's 3 s while the database was locked
+    edits = await submitted.wait_edits(1, timeout=10)  # the answer replaces the "thinking" message
+    assert edits[0]["content"].startswith("Locked in 240") and submitted.ephemeral
+    assert time.monotonic() - started >= 2.0
+    dm_answer = await world.dm("ana", "513")
+    assert dm_answer.startswith("Locked in 513")
+    await asyncio.to_thread(holder.join)
+    record = await world.bot.store.load_game(1)
+    assert {(a.seat, a.payload.get("number")) for a in record.actions if a.kind == "choose"} == {(1, "240"),
+                                                                                                  (0, "513")}
+
+
+async def test_a_dm_acknowledgement_survives_a_server_error(world: World) -> None:
+    await world.start_game(("ana", "ben"))
+    fast_retries(world)
+    world.fake.fail_next("POST", r"^/channels/\d+/messages$", 503, times=1)
+    answer = await world.dm("ana", "513")
+    assert answer.startswith("Locked in 513")
+    assert len([m for m in world.fake.dms(world.users["ana"]) if "Locked in" in m.content]) == 1
