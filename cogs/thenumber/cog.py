@@ -103,6 +103,7 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
             message_id = getattr(response, "message_id", None)
             if message_id:
                 await self.store.set_message(record.id, "lobby", message_id)
+            await self._explain_by_dm(interaction, record.channel_id)
 
     @group.command(name="join", description="Take a seat at the table in this channel")
     @app_commands.guild_only()
@@ -180,7 +181,11 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
         else:
             await reply(interaction, "You took a seat. The host starts the game.")
             await self._refresh_lobby(record)
-        if not await self.talk.send_dm(interaction.user.id, render.join_dm_text(record.channel_id)):
+        await self._explain_by_dm(interaction, record.channel_id)
+
+    async def _explain_by_dm(self, interaction: Interaction, channel_id: int) -> None:
+        """Tell a new player how to choose; a blocked DM is explained privately, never an error."""
+        if not await self.talk.send_dm(interaction.user.id, render.join_dm_text(channel_id)):
             await reply(interaction, "I can't send you DMs, so use the **Choose secretly** button on each turn's "
                                      "message to pick your number (only you will see it).")
 
