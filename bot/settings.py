@@ -19,5 +19,7 @@ class Settings(BaseSettings):
     log_level: str = Field(default="INFO")
     turn_seconds: int = Field(default=120, ge=15, le=3600, description="Default turn timer.")
     reminder_seconds: int = Field(default=30, ge=0, description="Remind players this long before a deadline.")
+    dm_replies_per_window: int = Field(default=3, ge=1, description="DM answers a user gets per window.")
+    dm_reply_window_seconds: float = Field(default=5.0, gt=0, description="Beyond that, only the newest.")
     discord_api_base: str | None = Field(default=None, description="e.g. http://127.0.0.1:8080/api/v10")
     discord_gateway_url: str | None = Field(default=None, description="e.g. ws://127.0.0.1:8080/gateway")

@@ -40,7 +40,9 @@ class World:
 
     # The bot ------------------------------------------------------------------------------------
     def settings(self) -> Settings:
-        values: dict[str, Any] = {"database_path": self.db_path, "turn_seconds": 60, "reminder_seconds": 30}
+        # Tests play far faster than people type: only the throttling test keeps the real burst limit.
+        values: dict[str, Any] = {"database_path": self.db_path, "turn_seconds": 60, "reminder_seconds": 30,
+                                  "dm_replies_per_window": self.reply_burst}
         values.update(self.settings_overrides)
         return Settings(_env_file=None, **values)  # type: ignore[call-arg]
 
@@ -52,8 +54,6 @@ class World:
         await asyncio.sleep(0)  # let the restore task run
         cog = bot.get_cog("TheNumber")
         await asyncio.wait_for(cog._restoring, 5)  # type: ignore[union-attr]
-        # Tests play far faster than people type: only the throttling test keeps the real burst limit.
-        cog.throttle.burst = self.reply_burst  # type: ignore[union-attr]
         return bot
 
     async def stop_bot(self) -> None:

@@ -68,7 +68,8 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
         self.games = bot.games
         self.store = bot.store
         self.talk = TableTalk(bot)
-        self.throttle = ReplyThrottle()
+        self.throttle = ReplyThrottle(burst=bot.settings.dm_replies_per_window,
+                                      window=bot.settings.dm_reply_window_seconds)
         self._flushing: dict[int, asyncio.Task[None]] = {}
 
     async def cog_load(self) -> None:

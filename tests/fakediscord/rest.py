@@ -20,6 +20,7 @@ from .state import (
     Channel,
     Message,
     iso,
+    store_message,
 )
 
 if TYPE_CHECKING:
@@ -216,7 +217,7 @@ class Routes:
         if body.get("message_reference"):
             msg.type = 19
         msg.history.append(msg.snapshot())
-        self.world.messages[msg.id] = msg
+        store_message(self.world, msg)
         return msg
 
     async def announce(self, event: str, msg: Message) -> None:

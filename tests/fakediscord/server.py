@@ -319,8 +319,7 @@ class FakeDiscord:
     # ---- queries ------------------------------------------------------------------------------------
     def messages(self, channel: Channel) -> list[Message]:
         """Current (non-deleted, non-ephemeral) messages of a channel, oldest first."""
-        return [m for m in self.world.messages.values()
-                if m.channel_id == channel.id and not m.deleted and not m.ephemeral]
+        return [m for m in self.world.by_channel.get(channel.id, []) if not m.deleted and not m.ephemeral]
 
     def last_message(self, channel: Channel) -> Message | None:
         msgs = self.messages(channel)

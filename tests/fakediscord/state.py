@@ -243,6 +243,7 @@ class World:
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
+        self.by_channel: dict[int, list[Message]] = {}  # the same messages, per channel (fast lookups)
         self.interactions: dict[int, Any] = {}  # id -> users.Interaction (kept loose to avoid a cycle)
         # Synced application commands: key None = global, else guild id.
         self.commands: dict[int | None, list[Json]] = {}
@@ -379,3 +380,9 @@ class World:
             "verify_key": "0" * 64, "flags": 0, "interactions_endpoint_url": None,
             "approximate_guild_count": len(self.guilds), "tags": [], "redirect_uris": [],
         }
+
+
+def store_message(world: World, msg: Message) -> None:
+    """Keep a new message in the world, indexed by id and by channel."""
+    world.messages[msg.id] = msg
+    world.by_channel.setdefault(msg.channel_id, []).append(msg)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import SimulationError
 from .interactions import InteractionResult
 from .limits import TEXT_INPUT_VALUE_MAX, text_inputs
-from .state import ADMINISTRATOR, APPLICATION_ID, BOT_USER_ID, VIEW_CHANNEL, Channel, Message, Role, User
+from .state import ADMINISTRATOR, APPLICATION_ID, BOT_USER_ID, VIEW_CHANNEL, Channel, Message, Role, User, store_message
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -280,7 +280,7 @@ class SimUser:
         mentions = [BOT_USER_ID] if f"<@{BOT_USER_ID}>" in text else []
         msg = Message(world.ids.next(), channel.id, self.id, content=text, mention_ids=mentions)
         msg.history.append(msg.snapshot())
-        world.messages[msg.id] = msg
+        store_message(world, msg)
         await self.fake.dispatch("MESSAGE_CREATE", msg.payload(world))
         return msg
 

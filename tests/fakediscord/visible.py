@@ -29,7 +29,9 @@ def visible_text(message: Message | Json | None) -> str:
     """content + embed titles/descriptions/fields/footers/authors + component labels, newline separated."""
     if message is None:
         return ""
-    data: Json = message.snapshot() if isinstance(message, Message) else message
+    # Read-only: no copy of the message (tests call this in polling loops).
+    data: Json = ({"content": message.content, "embeds": message.embeds, "components": message.components}
+                  if isinstance(message, Message) else message)
     parts: list[str] = [data.get("content") or ""]
     for embed in data.get("embeds") or []:
         parts += [embed.get("title") or "", (embed.get("author") or {}).get("name") or "",
