@@ -55,6 +55,9 @@ class NumberBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.store.open()
+        from cogs.thenumber.language import CatalogTranslator
+
+        await self.tree.set_translator(CatalogTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands_if_changed()
@@ -69,7 +72,11 @@ class NumberBot(commands.Bot):
         guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        translator = self.tree.translator
+        commands_ = self.tree.get_commands(guild=guild)
+        # The same payload the sync sends, translations included, so a new translation triggers a sync too.
+        payload = ([await c.get_translated_payload(self.tree, translator) for c in commands_] if translator
+                   else [c.to_dict(self.tree) for c in commands_])
         text = json.dumps({"guild": self.settings.dev_guild_id, "commands": payload}, sort_keys=True)
         digest = hashlib.sha256(text.encode()).hexdigest()
         if await self.store.get_meta(COMMANDS_HASH_KEY) == digest:

@@ -78,26 +78,39 @@ class World:
 
     def status_message(self) -> Message:
         for message in reversed(self.fake.messages(self.general)):
-            if "Choose secretly" in self.fake.visible_text(message):
+            text = self.fake.visible_text(message)
+            if "Choose secretly" in text or "Choisir en secret" in text:
                 return message
         raise AssertionError("no turn status message in the channel")
 
     def reveals(self) -> list[Message]:
         return [m for m in self.fake.messages(self.general) if ": reveal" in self.fake.visible_text(m)]
 
+    def reveals_fr(self) -> list[Message]:
+        return [m for m in self.fake.messages(self.general) if " : révélation" in self.fake.visible_text(m)]
+
     # Acting -------------------------------------------------------------------------------------
+    @staticmethod
+    def label(message: Message, *choices: str) -> str:
+        """The first of ``choices`` shown as a button on ``message`` (labels follow the language)."""
+        shown = {c.get("label") for row in message.components for c in row.get("components", [])}
+        for choice in choices:
+            if choice in shown:
+                return choice
+        raise AssertionError(f"none of {choices} on the message; buttons: {shown}")
+
     async def open_table(self, players: tuple[str, ...] = ("ana", "ben", "cy"), **options: Any) -> Message:
         host = self.users[players[0]]
         opened = await (await host.slash(self.general, "thenumber start", **options)).wait()
         lobby = opened.message
         assert lobby is not None
         for name in players[1:]:
-            await (await self.users[name].click(lobby, "Join")).wait()
+            await (await self.users[name].click(lobby, self.label(lobby, "Join", "Rejoindre"))).wait()
         return self.fake.world.messages[lobby.id]
 
     async def start_game(self, players: tuple[str, ...] = ("ana", "ben", "cy"), **options: Any) -> Message:
         lobby = await self.open_table(players, **options)
-        started = await (await self.users[players[0]].click(lobby, "Start")).wait()
+        started = await (await self.users[players[0]].click(lobby, self.label(lobby, "Start", "Lancer"))).wait()
         assert started.response_type == 7, started.rejections
         return await eventually(lambda: self._status_or_none(), what="the first turn's status message")
 
@@ -124,7 +137,8 @@ class World:
 
     async def modal(self, name: str, text: str, message: Message | None = None) -> InteractionResult:
         user = self.users[name]
-        opened = await (await user.click(message or self.status_message(), "Choose secretly")).wait()
+        message = message or self.status_message()
+        opened = await (await user.click(message, self.label(message, "Choose secretly", "Choisir en secret"))).wait()
         assert opened.response_type == 9, opened.text()
         return await (await user.submit_modal(opened, {"number": text})).wait()
 

@@ -91,3 +91,13 @@ async def test_a_reveal_resent_after_a_crash_appears_once(world: World) -> None:
     await world.bot.store.db.execute("UPDATE games SET announced_phase = -1, status_message_id = NULL")
     await world.restart()
     assert len(world.reveals()) == 1  # Discord refused the duplicate nonce
+
+
+async def test_a_turn_complete_but_not_resolved_at_the_stop_is_revealed_after_restart(world: World) -> None:
+    await world.start_game(("ana", "ben"))
+    # Both numbers were committed and acknowledged, then the bot died before resolving the turn.
+    await world.bot.games.choose(1, world.users["ana"].id, "513")
+    await world.bot.games.choose(1, world.users["ben"].id, "240")
+    await world.restart()
+    reveal = await eventually(lambda: world.reveals(), what="the reveal after the restart")
+    assert "`513` 🔺 Ana" in world.fake.visible_text(reveal[0])

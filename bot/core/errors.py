@@ -1,45 +1,57 @@
-"""User-facing errors of the game services (the cogs show ``str(error)`` privately)."""
+"""User-facing errors of the game services. Each carries a message key (bot.i18n) and its values, so a
+front end can say it in the user's language; ``str()`` is the English sentence."""
+
+from typing import Any, ClassVar
+
+from bot.i18n import t
 
 
 class GameError(Exception):
-    """A request that cannot be done; the message is a sentence meant for the user."""
+    """A request that cannot be done."""
+
+    def __init__(self, key: str, **values: Any) -> None:
+        self.key, self.values = key, values
+        super().__init__(t(key, "en", **values))
+
+    def say(self, language: str) -> str:
+        return t(self.key, language, **self.values)
 
 
 class NoGameHere(GameError):
     def __init__(self) -> None:
-        super().__init__("There is no game in this channel. Start one with `/thenumber start`.")
+        super().__init__("error.no_game_here")
 
 
 class NotInGame(GameError):
     def __init__(self) -> None:
-        super().__init__("You are not playing in this game.")
+        super().__init__("error.not_in_game")
 
 
 class NotHost(GameError):
+    """Only the host may do ``action`` (start, cancel, add_ai, kick)."""
+
     def __init__(self, action: str) -> None:
-        super().__init__(f"Only the host can {action}.")
+        super().__init__(f"error.not_host.{action}")
 
 
 class NotRunning(GameError):
+    KEYS: ClassVar[dict[str, str]] = {
+        "lobby": "error.not_started", "finished": "error.over", "cancelled": "error.cancelled"}
+
     def __init__(self, status: str) -> None:
-        messages = {
-            "lobby": "The game has not started yet.",
-            "finished": "That game is over.",
-            "cancelled": "That game was cancelled.",
-        }
-        super().__init__(messages.get(status, "That game is not running."))
+        super().__init__(self.KEYS.get(status, "error.not_running"))
 
 
 class NotEnoughPlayers(GameError):
     def __init__(self, needed: int) -> None:
-        super().__init__(f"At least {needed} players are needed to start.")
+        super().__init__("error.not_enough", count=needed)
 
 
 class AlreadySeated(GameError):
     def __init__(self) -> None:
-        super().__init__("You already have a seat in this game.")
+        super().__init__("error.already_seated")
 
 
 class AlreadyStarted(GameError):
     def __init__(self) -> None:
-        super().__init__("The game has already started.")
+        super().__init__("error.already_started")

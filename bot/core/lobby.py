@@ -48,7 +48,7 @@ class LobbyService:
             record = await self.store.load_game(game_id)
             self._require_lobby(record)
             if by_user != record.host_id:
-                raise NotHost("add AI players")
+                raise NotHost("add_ai")
             await self.store.seat_player(game_id, None, name, self.spec.max_seats, self.clock.now(), ai_level=level)
             return await self.store.load_game(game_id)
 
@@ -72,7 +72,7 @@ class LobbyService:
             if record.status not in ("lobby", "running"):
                 raise NotRunning(record.status)
             if by_user != record.host_id and not can_manage:
-                raise NotHost("cancel the game (or a member with Manage Server)")
+                raise NotHost("cancel")
             await self.store.end_game(game_id, "cancelled", f"cancelled by <@{by_user}>", self.clock.now())
             self.forget(game_id)
             return await self.store.load_game(game_id)

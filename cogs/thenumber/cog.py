@@ -3,7 +3,7 @@ service, render. Every user-facing refusal is a private (ephemeral) line."""
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -11,16 +11,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.errors import GameError, NoGameHere, NotInGame
+from bot.core.errors import GameError, NoGameHere, NotInGame, NotRunning
 from bot.core.throttle import ReplyThrottle
 from bot.games.thenumber import rules
 from bot.games.thenumber.errors import TheNumberError
 from bot.games.thenumber.messages import refusal
+from bot.i18n import t
 from bot.services.thenumber import Table, seat_key
-from storage.base import GameRecord, StoreError
+from storage.base import AlreadyPlaying, ChannelBusy, GameFull, GameRecord, StalePhase, StoreError, WrongStatus
 
 from . import render
 from .components import MODAL_ID, NUMBER_FIELD_ID, ChoiceModal, lobby_view
+from .language import AUTO, Languages
 from .table_talk import TableTalk
 
 if TYPE_CHECKING:
@@ -30,7 +32,13 @@ log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 AI_NAMES = ("Ada", "Blaise", "Carl", "Dora", "Emmy", "Fermat")
 USER_ERRORS = (GameError, StoreError, TheNumberError)
+RECENT_GAMES = 20  # /score after a game looks this far back for the channel's last finished game
 SLOW_ANSWER_AFTER = 2.0  # Discord wants a first answer within 3 s; defer when the database is slower
+
+
+def cmd(text: str, key: str) -> app_commands.locale_str:
+    """A command name or description, translated from the catalogs (see CatalogTranslator)."""
+    return app_commands.locale_str(text, key=key)
 
 
 async def reply(interaction: Interaction, text: str, **kwargs: Any) -> None:
@@ -41,33 +49,36 @@ async def reply(interaction: Interaction, text: str, **kwargs: Any) -> None:
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
 
-def user_error_text(error: Exception) -> str:
-    text = str(error)
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
-
-
-@asynccontextmanager
-async def answering(interaction: Interaction) -> Any:
-    """Turn a refused request into a friendly private line instead of "This interaction failed"."""
-    try:
-        yield
-    except USER_ERRORS as error:
-        await reply(interaction, user_error_text(error))
-    except discord.HTTPException:
-        raise  # Discord itself failed; nothing sensible to answer through it
-    except Exception:
-        log.exception("unexpected error while handling an interaction")
-        await reply(interaction, "Something went wrong on my side. The game is saved; please try again.")
+def explain(error: Exception, lang: str) -> str:
+    """A refused request, in the user's words."""
+    if isinstance(error, GameError):
+        return error.say(lang)
+    if isinstance(error, TheNumberError):
+        return refusal(error, None, lang)
+    if isinstance(error, ChannelBusy):
+        return t("error.channel_busy", lang)
+    if isinstance(error, AlreadyPlaying):
+        return t("error.already_playing", lang, channel=f"<#{error.channel_id}>")
+    if isinstance(error, GameFull):
+        return t("error.full", lang)
+    if isinstance(error, WrongStatus):
+        return NotRunning(error.status).say(lang)
+    if isinstance(error, StalePhase):
+        return t("error.turn_over", lang)
+    return t("error.generic", lang)
 
 
 class TheNumberCog(commands.Cog, name="TheNumber"):
-    group = app_commands.Group(name="thenumber", description="Play The Number, the secret three-digit numbers game")
+    group = app_commands.Group(name=cmd("thenumber", "cmd.thenumber"),
+                               description=cmd("Play The Number, the secret three-digit numbers game",
+                                               "cmd.thenumber.desc"))
 
     def __init__(self, bot: "NumberBot") -> None:
         self.bot = bot
         self.games = bot.games
         self.store = bot.store
-        self.talk = TableTalk(bot)
+        self.languages = Languages(bot.store)
+        self.talk = TableTalk(bot, self.languages)
         self.throttle = ReplyThrottle(burst=bot.settings.dm_replies_per_window,
                                       window=bot.settings.dm_reply_window_seconds)
         self._flushing: dict[int, asyncio.Task[None]] = {}
@@ -82,77 +93,120 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
         await self.bot.wait_until_ready()
         await self.talk.restore()
 
+    @asynccontextmanager
+    async def answering(self, interaction: Interaction) -> AsyncIterator[None]:
+        """Turn a refused request into a friendly private line instead of "This interaction failed"."""
+        self.languages.remember(interaction)
+        try:
+            yield
+        except USER_ERRORS as error:
+            await reply(interaction, explain(error, await self.languages.for_user(interaction)))
+        except discord.HTTPException:
+            raise  # Discord itself failed; nothing sensible to answer through it
+        except Exception:
+            log.exception("unexpected error while handling an interaction")
+            await reply(interaction, t("error.generic", await self.languages.for_user(interaction)))
+
     # Lobby --------------------------------------------------------------------------------------
-    @group.command(name="start", description="Open a table of The Number in this channel")
-    @app_commands.describe(turn_seconds="Seconds per turn (15-3600)", ai_players="AI players to seat now (0-4)",
-                           ai_level="How well the AI players play")
+    @group.command(name=cmd("start", "cmd.start"), description=cmd("Open a table of The Number in this channel",
+                                                                    "cmd.start.desc"))
+    @app_commands.rename(turn_seconds=cmd("turn_seconds", "cmd.opt.turn_seconds"),
+                         ai_players=cmd("ai_players", "cmd.opt.ai_players"),
+                         ai_level=cmd("ai_level", "cmd.opt.ai_level"))
+    @app_commands.describe(turn_seconds=cmd("Seconds per turn (15-3600)", "cmd.opt.turn_seconds.desc"),
+                           ai_players=cmd("AI players to seat now (0-4)", "cmd.opt.ai_players.desc"),
+                           ai_level=cmd("How well the AI players play", "cmd.opt.ai_level.desc"))
     @app_commands.guild_only()
     async def start(self, interaction: Interaction, turn_seconds: app_commands.Range[int, 15, 3600] | None = None,
                     ai_players: app_commands.Range[int, 0, 4] = 0,
                     ai_level: Literal["easy", "normal", "hard"] = "normal") -> None:
-        async with answering(interaction):
+        async with self.answering(interaction):
             seconds = turn_seconds or self.bot.settings.turn_seconds
             if not 15 <= seconds <= 3600 or not 0 <= ai_players <= rules.MAX_SEATS - 1:
-                raise GameError("Turn seconds must be 15-3600 and AI players 0-4.")
+                raise GameError("error.options")  # Discord checks the ranges too; a forged request does not
+            lang = await self.languages.for_channel(interaction)
             record = await self.games.open_lobby(interaction.guild_id, interaction.channel_id or 0,
                                                  interaction.user.id, interaction.user.display_name,
-                                                 {"turn_seconds": seconds})
+                                                 {"turn_seconds": seconds, "language": lang})
             for i in range(ai_players):
                 record = await self.games.add_ai(record.id, interaction.user.id, ai_level, self._ai_name(record, i))
             response = await interaction.response.send_message(
-                embed=render.lobby_embed(record, seconds), view=self._lobby_view(record))
+                embed=render.lobby_embed(record, seconds, lang), view=self._lobby_view(record, lang))
             message_id = getattr(response, "message_id", None)
             if message_id:
                 await self.store.set_message(record.id, "lobby", message_id)
-            await self._explain_by_dm(interaction, record.channel_id)
+            await self._explain_by_dm(interaction, record)
 
-    @group.command(name="join", description="Take a seat at the table in this channel")
+    @group.command(name=cmd("join", "cmd.join"), description=cmd("Take a seat at the table in this channel",
+                                                                  "cmd.join.desc"))
     @app_commands.guild_only()
     async def join_cmd(self, interaction: Interaction) -> None:
-        async with answering(interaction):
+        async with self.answering(interaction):
             record = await self._game_here(interaction)
             await self._join(interaction, record.id, via_button=False)
 
-    @group.command(name="leave", description="Leave the table in this channel (forfeits a running game)")
+    @group.command(name=cmd("leave", "cmd.leave"),
+                   description=cmd("Leave the table in this channel (forfeits a running game)", "cmd.leave.desc"))
     @app_commands.guild_only()
     async def leave_cmd(self, interaction: Interaction) -> None:
-        async with answering(interaction):
+        async with self.answering(interaction):
             record = await self._game_here(interaction)
             if record.status == "running":
                 table = await self.games.remove(record.id, interaction.user.id, interaction.user.id, kicked=False)
-                await reply(interaction, "You left the game; it goes on without you.")
+                await reply(interaction, t("reply.left_game", await self.languages.for_user(interaction)))
                 await self._after_removal(table)
                 return
             record = await self.games.leave_lobby(record.id, interaction.user.id)
-            await reply(interaction, "You left the table.")
+            await reply(interaction, t("reply.left_table", await self.languages.for_user(interaction)))
             await self._refresh_lobby(record)
 
-    @group.command(name="cancel", description="Cancel the game in this channel (host or Manage Server)")
+    @group.command(name=cmd("cancel", "cmd.cancel"),
+                   description=cmd("Cancel the game in this channel (host or Manage Server)", "cmd.cancel.desc"))
     @app_commands.guild_only()
     async def cancel_cmd(self, interaction: Interaction) -> None:
-        async with answering(interaction):
+        async with self.answering(interaction):
             record = await self._game_here(interaction)
             await self._cancel(interaction, record.id, via_button=False)
 
-    @group.command(name="kick", description="Remove a player from the game in this channel (host only)")
-    @app_commands.describe(player="The player to remove")
+    @group.command(name=cmd("kick", "cmd.kick"),
+                   description=cmd("Remove a player from the game in this channel (host only)", "cmd.kick.desc"))
+    @app_commands.rename(player=cmd("player", "cmd.opt.player"))
+    @app_commands.describe(player=cmd("The player to remove", "cmd.opt.kick_player.desc"))
     @app_commands.guild_only()
     async def kick(self, interaction: Interaction, player: discord.User) -> None:
-        async with answering(interaction):
+        async with self.answering(interaction):
             record = await self._game_here(interaction)
             if record.status == "lobby":
-                raise GameError("The game has not started; players can simply leave the lobby.")
+                raise GameError("error.kick_in_lobby")
             table = await self.games.remove(record.id, interaction.user.id, player.id, kicked=True)
-            await reply(interaction, f"{render.safe_name(player.display_name)} no longer plays in this game.")
+            await reply(interaction, t("reply.kicked", await self.languages.for_user(interaction),
+                                       name=render.safe_name(player.display_name)))
             await self._after_removal(table)
 
-    @group.command(name="rules", description="How to play The Number")
+    @group.command(name=cmd("rules", "cmd.rules"), description=cmd("How to play The Number", "cmd.rules.desc"))
     async def rules_cmd(self, interaction: Interaction) -> None:
-        await interaction.response.send_message(embed=render.rules_embed(), ephemeral=True)
+        lang = await self.languages.for_user(interaction)
+        await interaction.response.send_message(embed=render.rules_embed(lang), ephemeral=True)
+
+    @group.command(name=cmd("language", "cmd.language"),
+                   description=cmd("The bot's language in this server (Manage Server)", "cmd.language.desc"))
+    @app_commands.rename(language=cmd("language", "cmd.opt.language"))
+    @app_commands.describe(language=cmd("auto follows each person's Discord language", "cmd.opt.language.desc"))
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def language_cmd(self, interaction: Interaction, language: Literal["auto", "en", "fr"]) -> None:
+        async with self.answering(interaction):
+            if not interaction.permissions.manage_guild or interaction.guild_id is None:
+                raise GameError("error.need_manage")
+            await self.languages.force(interaction.guild_id, language)
+            lang = await self.languages.for_user(interaction)
+            text = (t("reply.language_auto", lang) if language == AUTO
+                    else t("reply.language_set", lang, language=t(f"language.{language}", lang)))
+            await reply(interaction, text)
 
     async def lobby_action(self, interaction: Interaction, action: str, game_id: int) -> None:
         """A lobby button was pressed (possibly on an old message, possibly after a restart)."""
-        async with answering(interaction):
+        async with self.answering(interaction):
             if action == "join":
                 await self._join(interaction, game_id, via_button=True)
             elif action == "leave":
@@ -160,16 +214,17 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
                 await self._show_lobby(interaction, record)
             elif action == "start":
                 table = await self.games.start(game_id, interaction.user.id)
+                lang = await self.languages.for_game(table.record)
                 await interaction.response.edit_message(
-                    embed=render.lobby_closed_embed(table.record, "The game has started: choose your numbers below."),
-                    view=None)
+                    embed=render.lobby_closed_embed(table.record, t("lobby.started", lang), lang), view=None)
                 await self.talk.open_turn(table)
-                await self._resolve_if_complete(table)
+                if not table.awaiting():  # nobody to wait for (AI players choose at once)
+                    await self.talk.resolve_if_complete(table)
             elif action == "cancel":
                 await self._cancel(interaction, game_id, via_button=True)
 
     async def add_ai(self, interaction: Interaction, game_id: int, level: str) -> None:
-        async with answering(interaction):
+        async with self.answering(interaction):
             record = await self.store.load_game(game_id)
             record = await self.games.add_ai(game_id, interaction.user.id, level,
                                              self._ai_name(record, len(record.seats)))
@@ -180,22 +235,24 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
         if via_button:
             await self._show_lobby(interaction, record)
         else:
-            await reply(interaction, "You took a seat. The host starts the game.")
+            await reply(interaction, t("reply.joined", await self.languages.for_user(interaction)))
             await self._refresh_lobby(record)
-        await self._explain_by_dm(interaction, record.channel_id)
+        await self._explain_by_dm(interaction, record)
 
-    async def _explain_by_dm(self, interaction: Interaction, channel_id: int) -> None:
+    async def _explain_by_dm(self, interaction: Interaction, record: GameRecord) -> None:
         """Tell a new player how to choose; a blocked DM is explained privately, never an error."""
-        if not await self.talk.send_dm(interaction.user.id, render.join_dm_text(channel_id)):
-            await reply(interaction, "I can't send you DMs, so use the **Choose secretly** button on each turn's "
-                                     "message to pick your number (only you will see it).")
+        lang = await self.languages.for_user(interaction)
+        if not await self.talk.send_dm(interaction.user.id, render.join_dm_text(record.channel_id, lang)):
+            await reply(interaction, t("dm.blocked", lang))
 
     async def _cancel(self, interaction: Interaction, game_id: int, *, via_button: bool) -> None:
         can_manage = bool(interaction.permissions.manage_guild) if interaction.guild_id else False
         record = await self.games.cancel(game_id, interaction.user.id, can_manage)
         for key in ("deadline", "reminder", "status"):
             self.bot.scheduler.cancel((key, game_id))
-        closed = render.lobby_closed_embed(record, f"Cancelled by {render.safe_name(interaction.user.display_name)}.")
+        lang = await self.languages.for_game(record)
+        closed = render.lobby_closed_embed(
+            record, t("lobby.cancelled_by", lang, name=render.safe_name(interaction.user.display_name)), lang)
         if via_button and record.lobby_message_id == getattr(interaction.message, "id", None):
             await interaction.response.edit_message(embed=closed, view=None)
             return
@@ -204,18 +261,21 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
             await self._edit_quietly(record.channel_id, record.lobby_message_id, embed=closed, view=None)
 
     async def _show_lobby(self, interaction: Interaction, record: GameRecord) -> None:
+        lang = await self.languages.for_game(record)
         if record.status == "cancelled":
             await interaction.response.edit_message(
-                embed=render.lobby_closed_embed(record, "Everyone left; the table is closed."), view=None)
+                embed=render.lobby_closed_embed(record, t("lobby.everyone_left", lang), lang), view=None)
             return
         await interaction.response.edit_message(
-            embed=render.lobby_embed(record, self.games.turn_seconds(record)), view=self._lobby_view(record))
+            embed=render.lobby_embed(record, self.games.turn_seconds(record), lang),
+            view=self._lobby_view(record, lang))
 
     async def _refresh_lobby(self, record: GameRecord) -> None:
         if record.lobby_message_id:
+            lang = await self.languages.for_game(record)
             await self._edit_quietly(record.channel_id, record.lobby_message_id,
-                                     embed=render.lobby_embed(record, self.games.turn_seconds(record)),
-                                     view=self._lobby_view(record))
+                                     embed=render.lobby_embed(record, self.games.turn_seconds(record), lang),
+                                     view=self._lobby_view(record, lang))
 
     async def _edit_quietly(self, channel_id: int, message_id: int, **fields: Any) -> None:
         try:
@@ -223,8 +283,9 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
         except discord.HTTPException as exc:
             log.info("could not edit message %s: %s", message_id, exc)
 
-    def _lobby_view(self, record: GameRecord) -> discord.ui.View:
-        return lobby_view(record.id, open_seats=len(record.seated) < rules.MAX_SEATS)
+    @staticmethod
+    def _lobby_view(record: GameRecord, lang: str) -> discord.ui.View:
+        return lobby_view(record.id, lang, open_seats=len(record.seated) < rules.MAX_SEATS)
 
     @staticmethod
     def _ai_name(record: GameRecord, index: int) -> str:
@@ -234,15 +295,16 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
 
     # Choosing -----------------------------------------------------------------------------------
     async def open_choice_modal(self, interaction: Interaction, game_id: int, phase: int) -> None:
-        async with answering(interaction):
+        async with self.answering(interaction):
             table = await self.games.table(game_id)
             self._check_current(table, phase)
             seat = table.record.seat_of(interaction.user.id)
             if seat is None:
                 raise NotInGame()
             if table.state.is_exhausted(seat_key(seat)):
-                raise GameError("Every digit on your board is crossed off: you sit out until the round ends.")
-            modal = ChoiceModal(game_id, phase, table.state.round, table.state.turn)
+                raise GameError("error.sits_out")
+            lang = await self.languages.for_user(interaction)
+            modal = ChoiceModal(game_id, phase, table.state.round, table.state.turn, lang)
             await interaction.response.send_modal(modal)
             modal.stop()  # submissions are handled by custom_id in on_interaction, restart or not
 
@@ -255,7 +317,7 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
             return
         game_id, phase = int(match["game"]), int(match["phase"])
         text = _field_value(interaction.data or {}, NUMBER_FIELD_ID) or ""
-        async with answering(interaction):
+        async with self.answering(interaction):
             table = await self.games.table(game_id)
             self._check_current(table, phase)
 
@@ -265,7 +327,8 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
             async def slow() -> None:  # the database is busy: keep the interaction alive, answer later
                 await interaction.response.defer(ephemeral=True, thinking=True)
 
-            await self._choose(table, interaction.user.id, text, ack, on_slow=slow)
+            lang = await self.languages.for_user(interaction)
+            await self._choose(table, interaction.user.id, text, ack, lang, on_slow=slow)
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -278,18 +341,20 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
             # The nonce ties the answer to this DM: a retried answer is never shown twice.
             await self._dm_reply(user_id, channel, line, nonce=f"d{message.id}")
 
-        record = await self.store.open_game_of_user(user_id)
+        # Only which game it is: the game itself comes from the service's cache.
+        record = await self.store.open_game_of_user(user_id, details=False)
+        lang = await self.languages.for_dm(user_id, record)
         if record is None:
-            await send(render.NO_GAME_DM)
+            await send(t("dm.no_game", lang))
             return
         if record.status == "lobby":
-            await send(f"The game in <#{record.channel_id}> has not started yet; send your number once it has.")
+            await send(t("dm.lobby", lang, channel=f"<#{record.channel_id}>"))
             return
         table = await self.games.table(record.id)
         try:
-            await self._choose(table, user_id, message.content, send)
+            await self._choose(table, user_id, message.content, send, lang)
         except USER_ERRORS as error:
-            await send(user_error_text(error))
+            await send(explain(error, lang))
 
     async def _dm_reply(self, user_id: int, channel: discord.abc.Messageable, line: str, nonce: str) -> None:
         """Answer a DM, but a burst of DMs gets a few answers and then only the newest one."""
@@ -314,7 +379,7 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
         finally:
             self._flushing.pop(user_id, None)
 
-    async def _choose(self, table: Table, user_id: int, text: str, ack: Callable[[str], Awaitable[None]],
+    async def _choose(self, table: Table, user_id: int, text: str, ack: Callable[[str], Awaitable[None]], lang: str,
                       on_slow: Callable[[], Awaitable[None]] | None = None) -> None:
         """Validate, commit, acknowledge privately, then reveal if that was the last number."""
         work = asyncio.ensure_future(self.games.choose(table.record.id, user_id, text))
@@ -325,9 +390,9 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
         try:
             done = await work
         except TheNumberError as error:
-            await ack(refusal(error, self.games.available_for(table, user_id)))
+            await ack(refusal(error, self.games.available_for(table, user_id), lang))
             return
-        await ack(render.ack_text(done.number, done.table.record.channel_id, done.changed, done.complete))
+        await ack(render.ack_text(done.number, done.table.record.channel_id, done.changed, done.complete, lang))
         await self._resolve_if_complete(done.table)
 
     async def _resolve_if_complete(self, table: Table) -> None:
@@ -347,33 +412,40 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
     def _check_current(table: Table, phase: int) -> None:
         record = table.record
         if record.status != "running":
-            raise GameError("That game is over." if record.status in ("finished", "cancelled")
-                            else "The game has not started yet.")
+            raise GameError("error.over" if record.status in ("finished", "cancelled") else "error.not_started")
         if record.phase != phase:
-            raise GameError("That turn is already over. Use the newest turn message to choose.")
+            raise GameError("error.turn_over")
 
     # Scores and boards --------------------------------------------------------------------------
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self.talk.channel_deleted(channel.id)
 
-    @app_commands.command(name="score", description="The scoreboard of the game here (or of your game)")
-    @app_commands.describe(public="Post it for everyone in the channel instead of only you")
+    @app_commands.command(name=cmd("score", "cmd.score"),
+                          description=cmd("The scoreboard of the game here (or of your game)", "cmd.score.desc"))
+    @app_commands.rename(public=cmd("public", "cmd.opt.public"))
+    @app_commands.describe(public=cmd("Post it for everyone in the channel instead of only you",
+                                      "cmd.opt.public.desc"))
     async def score(self, interaction: Interaction, public: bool = False) -> None:
-        async with answering(interaction):
+        async with self.answering(interaction):
             table = await self._table_for(interaction)
-            await interaction.response.send_message(embed=render.score_embed(table), ephemeral=not public)
+            lang = await (self.languages.for_game(table.record) if public else self.languages.for_user(interaction))
+            await interaction.response.send_message(embed=render.score_embed(table, lang), ephemeral=not public)
 
-    @app_commands.command(name="digits", description="A player's board: which digits are crossed off")
-    @app_commands.describe(player="Whose board (default: yours)")
+    @app_commands.command(name=cmd("digits", "cmd.digits"),
+                          description=cmd("A player's board: which digits are crossed off", "cmd.digits.desc"))
+    @app_commands.rename(player=cmd("player", "cmd.opt.player"))
+    @app_commands.describe(player=cmd("Whose board (default: yours)", "cmd.opt.digits_player.desc"))
     async def digits(self, interaction: Interaction, player: discord.User | None = None) -> None:
-        async with answering(interaction):
+        async with self.answering(interaction):
             table = await self._table_for(interaction)
             target = player or interaction.user
             seat = next((s for s in table.record.seats if s.user_id == target.id), None)
             if seat is None:
-                raise GameError(f"{render.safe_name(target.display_name)} is not playing in this game.")
-            await interaction.response.send_message(embed=render.digits_embed(seat, table.state), ephemeral=True)
+                raise GameError("error.not_playing_name", name=render.safe_name(target.display_name))
+            lang = await self.languages.for_user(interaction)
+            await interaction.response.send_message(embed=render.digits_embed(seat, table.state, lang),
+                                                    ephemeral=True)
 
     async def _game_here(self, interaction: Interaction) -> GameRecord:
         record = await self.store.open_game_in_channel(interaction.channel_id or 0)
@@ -382,11 +454,15 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
         return record
 
     async def _table_for(self, interaction: Interaction) -> Table:
+        """The game in this channel, else the user's game, else the last game finished in this channel."""
         record = await self.store.open_game_in_channel(interaction.channel_id or 0)
         if record is None:
-            record = await self.store.open_game_of_user(interaction.user.id)
+            record = await self.store.open_game_of_user(interaction.user.id, details=False)
+        if record is None and interaction.guild_id is not None:
+            recent = await self.store.finished_games(interaction.guild_id, RECENT_GAMES)
+            record = next((g for g in recent if g.channel_id == interaction.channel_id), None)
         if record is None or record.status == "lobby":
-            raise GameError("No game is being played here, and you are not in one.")
+            raise GameError("error.no_game_anywhere")
         return await self.games.table(record.id)
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 
 from bot.games.thenumber import rules
+from bot.i18n import DEFAULT, t
 
 if TYPE_CHECKING:
     from .cog import TheNumberCog
@@ -24,16 +25,16 @@ def _cog(interaction: discord.Interaction[Any]) -> "TheNumberCog":
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"tn:(?P<action>join|leave|start|cancel):(?P<game>\d+)"):
-    STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
-        "join": ("Join", discord.ButtonStyle.success),
-        "leave": ("Leave", discord.ButtonStyle.secondary),
-        "start": ("Start", discord.ButtonStyle.primary),
-        "cancel": ("Cancel", discord.ButtonStyle.danger),
+    STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
+        "join": discord.ButtonStyle.success,
+        "leave": discord.ButtonStyle.secondary,
+        "start": discord.ButtonStyle.primary,
+        "cancel": discord.ButtonStyle.danger,
     }
 
-    def __init__(self, action: str, game_id: int) -> None:
-        label, style = self.STYLES[action]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"tn:{action}:{game_id}"))
+    def __init__(self, action: str, game_id: int, lang: str = DEFAULT) -> None:
+        super().__init__(discord.ui.Button(label=t(f"button.{action}", lang), style=self.STYLES[action],
+                                           custom_id=f"tn:{action}:{game_id}"))
         self.action, self.game_id = action, game_id
 
     @classmethod
@@ -46,9 +47,10 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class AddAISelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"tn:ai:(?P<game>\d+)"):
-    def __init__(self, game_id: int) -> None:
-        options = [discord.SelectOption(label=f"Add an AI player ({level})", value=level) for level in AI_LEVELS]
-        super().__init__(discord.ui.Select(custom_id=f"tn:ai:{game_id}", placeholder="Add an AI player (host)…",
+    def __init__(self, game_id: int, lang: str = DEFAULT) -> None:
+        options = [discord.SelectOption(label=t("ai.option", lang, level=t(f"ai.level.{level}", lang)), value=level)
+                   for level in AI_LEVELS]
+        super().__init__(discord.ui.Select(custom_id=f"tn:ai:{game_id}", placeholder=t("ai.placeholder", lang),
                                            options=options, min_values=1, max_values=1))
         self.game_id = game_id
 
@@ -64,9 +66,9 @@ class AddAISelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"tn:
 
 class ChooseButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"tn:choose:(?P<game>\d+):(?P<phase>\d+)"):
-    def __init__(self, game_id: int, phase: int) -> None:
-        super().__init__(discord.ui.Button(label="Choose secretly", emoji="🤫", style=discord.ButtonStyle.primary,
-                                           custom_id=f"tn:choose:{game_id}:{phase}"))
+    def __init__(self, game_id: int, phase: int, lang: str = DEFAULT) -> None:
+        super().__init__(discord.ui.Button(label=t("button.choose", lang), emoji="🤫",
+                                           style=discord.ButtonStyle.primary, custom_id=f"tn:choose:{game_id}:{phase}"))
         self.game_id, self.phase = game_id, phase
 
     @classmethod
@@ -82,30 +84,29 @@ class ChoiceModal(discord.ui.Modal):
     """Only sent, never kept: submissions are handled from the custom_id (see TheNumberCog.on_interaction),
     so a modal opened before a restart still works after it."""
 
-    number: discord.ui.TextInput[Any] = discord.ui.TextInput(
-        label="Your number (three digits)", placeholder="e.g. 407", min_length=rules.NUMBER_LENGTH,
-        max_length=rules.NUMBER_LENGTH, custom_id=NUMBER_FIELD_ID)
+    def __init__(self, game_id: int, phase: int, round_no: int, turn: int, lang: str = DEFAULT) -> None:
+        super().__init__(title=t("modal.title", lang, round=round_no, turn=turn),
+                         custom_id=f"tn:pick:{game_id}:{phase}", timeout=None)
+        self.add_item(discord.ui.TextInput(
+            label=t("modal.label", lang), placeholder=t("modal.placeholder", lang), min_length=rules.NUMBER_LENGTH,
+            max_length=rules.NUMBER_LENGTH, custom_id=NUMBER_FIELD_ID))
 
-    def __init__(self, game_id: int, phase: int, round_no: int, turn: int) -> None:
-        super().__init__(title=f"Round {round_no}, turn {turn}: your number", custom_id=f"tn:pick:{game_id}:{phase}",
-                         timeout=None)
 
-
-def lobby_view(game_id: int, *, open_seats: bool) -> discord.ui.View:
+def lobby_view(game_id: int, lang: str, *, open_seats: bool) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for action in ("join", "leave", "start", "cancel"):
-        button = LobbyButton(action, game_id)
+        button = LobbyButton(action, game_id, lang)
         if action == "join" and not open_seats:
             button.item.disabled = True
         view.add_item(button)
     if open_seats:
-        view.add_item(AddAISelect(game_id))
+        view.add_item(AddAISelect(game_id, lang))
     return view
 
 
-def turn_view(game_id: int, phase: int) -> discord.ui.View:
+def turn_view(game_id: int, phase: int, lang: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(ChooseButton(game_id, phase))
+    view.add_item(ChooseButton(game_id, phase, lang))
     return view
 
 

@@ -1,7 +1,7 @@
 """Every Discord message of The Number, in one place. Functions return text and embeds only.
 
-Secrets: nothing here ever reads ``GameState.pending`` except :func:`ack_text`, which goes privately
-to the author of the number.
+Each takes the language to speak (``lang``, see bot.i18n). Secrets: nothing here ever reads
+``GameState.pending`` except :func:`ack_text`, which goes privately to the author of the number.
 """
 
 import discord
@@ -9,7 +9,7 @@ import discord
 from bot.games.thenumber import rules
 from bot.games.thenumber.check import SeatResult, Status
 from bot.games.thenumber.engine import GameState, TurnOutcome
-from bot.games.thenumber.errors import format_digits
+from bot.i18n import t
 from bot.services.thenumber import Table, TurnReport, seat_key
 from cogs.seats import safe_name, seat_style
 from storage.base import GameRecord, SeatRecord
@@ -24,114 +24,111 @@ def who(seat: SeatRecord) -> str:
     return f"{style.symbol} {safe_name(seat.name)}{robot}"
 
 
-def minutes(seconds: int) -> str:
-    return f"{seconds // 60} min {seconds % 60} s" if seconds % 60 and seconds > 60 else (
-        f"{seconds // 60} min" if seconds >= 60 else f"{seconds} s")
+def digits_text(digits: frozenset[int] | set[int], lang: str) -> str:
+    return " ".join(str(d) for d in sorted(digits)) or t("digits.none", lang)
+
+
+def duration(seconds: int, lang: str) -> str:
+    m, s = divmod(seconds, 60)
+    if m and s:
+        return t("time.min_s", lang, m=m, s=s)
+    return t("time.min", lang, m=m) if m else t("time.s", lang, s=s)
 
 
 # Lobby ------------------------------------------------------------------------------------------
-def lobby_embed(record: GameRecord, turn_seconds: int) -> discord.Embed:
+def lobby_embed(record: GameRecord, turn_seconds: int, lang: str) -> discord.Embed:
     seated = record.seated
-    lines = [f"{who(s)}{' (host)' if s.user_id == record.host_id else ''}" for s in seated]
-    embed = discord.Embed(title="The Number: join the table", colour=ACCENT)
-    embed.description = (
-        f"Everyone secretly picks a three-digit number each turn; a number sharing a digit with any smaller "
-        f"one is eliminated. {rules.MIN_SEATS}-{rules.MAX_SEATS} players, 2 rounds of 5 turns, "
-        f"{minutes(turn_seconds)} per turn.\nPress **Join** to take a seat; the host presses **Start**."
-    )
-    embed.add_field(name=f"Seats ({len(seated)}/{rules.MAX_SEATS})", value="\n".join(lines) or "nobody yet",
-                    inline=False)
+    lines = [f"{who(s)}{t('lobby.host', lang) if s.user_id == record.host_id else ''}" for s in seated]
+    embed = discord.Embed(title=t("lobby.title", lang), colour=ACCENT)
+    embed.description = t("lobby.description", lang, min=rules.MIN_SEATS, max=rules.MAX_SEATS, rounds=rules.ROUNDS,
+                          turns=rules.TURNS_PER_ROUND, per_turn=duration(turn_seconds, lang))
+    embed.add_field(name=t("lobby.seats", lang, taken=len(seated), max=rules.MAX_SEATS),
+                    value="\n".join(lines) or t("lobby.nobody", lang), inline=False)
     if len(seated) == rules.MIN_SEATS:
         low, high = rules.BEST_SEATS
-        embed.set_footer(text=f"Two players can play, but {low}-{high} play best.")
+        embed.set_footer(text=t("lobby.two_players", lang, low=low, high=high))
     return embed
 
 
-def lobby_closed_embed(record: GameRecord, headline: str) -> discord.Embed:
+def lobby_closed_embed(record: GameRecord, headline: str, lang: str) -> discord.Embed:
     embed = discord.Embed(title="The Number", description=headline, colour=discord.Colour.dark_grey())
     if record.seated:
-        embed.add_field(name="Players", value="\n".join(who(s) for s in record.seated), inline=False)
+        embed.add_field(name=t("lobby.players", lang), value="\n".join(who(s) for s in record.seated), inline=False)
     return embed
 
 
 # Turn status ------------------------------------------------------------------------------------
-def turn_title(state: GameState) -> str:
-    return f"Round {state.round} of {rules.ROUNDS} · Turn {state.turn} of {rules.TURNS_PER_ROUND}"
+def turn_title(state: GameState, lang: str) -> str:
+    return t("turn.title", lang, round=state.round, rounds=rules.ROUNDS, turn=state.turn, turns=rules.TURNS_PER_ROUND)
 
 
-def status_embed(table: Table, channel_hint: str = "") -> discord.Embed:
+def status_embed(table: Table, lang: str) -> discord.Embed:
     state, record = table.state, table.record
     awaiting = {s.seat for s in table.awaiting()}
     away = table.away()
-    bonus = rules.bonus_for(state.turn)
     lines = []
     for seat in record.seats:
-        key = seat_key(seat)
         if seat.state != "seated":
-            mark = "left the game" if seat.state == "left" else "removed by the host"
-        elif state.is_exhausted(key):
-            mark = "sits out (no digit left)"
+            mark = t("status.left" if seat.state == "left" else "status.kicked", lang)
+        elif state.is_exhausted(seat_key(seat)):
+            mark = t("status.sits_out", lang)
         elif seat.seat in awaiting:
-            mark = "⏳ choosing" + (" · away" if seat.seat in away else "")
+            mark = t("status.choosing", lang) + (t("status.away", lang) if seat.seat in away else "")
         else:
-            mark = "✅ has chosen"
+            mark = t("status.chosen", lang)
         lines.append(f"{who(seat)}: {mark}")
-    double = " First digits count **double** this turn." if state.turn == rules.TURNS_PER_ROUND else ""
-    deadline = f"<t:{int(record.deadline)}:R>" if record.deadline else "when everyone has chosen"
-    embed = discord.Embed(title=f"{turn_title(state)}: choose your number", colour=ACCENT)
-    embed.description = (
-        f"Biggest approved number gets **+{bonus}**.{double}\n"
-        f"Reveal {deadline}, or as soon as everyone has chosen.\n"
-        f"Press **Choose secretly** or send me your number in a DM{channel_hint}."
-    )
-    embed.add_field(name="Players", value="\n".join(lines), inline=False)
+    double = t("status.double", lang) if state.turn == rules.TURNS_PER_ROUND else ""
+    deadline = f"<t:{int(record.deadline)}:R>" if record.deadline else t("status.when_all", lang)
+    embed = discord.Embed(title=t("status.title", lang, turn_title=turn_title(state, lang)), colour=ACCENT)
+    embed.description = "\n".join([t("status.bonus", lang, bonus=rules.bonus_for(state.turn)) + double,
+                                   t("status.reveal_at", lang, deadline=deadline), t("status.how", lang)])
+    embed.add_field(name=t("status.players", lang), value="\n".join(lines), inline=False)
     return embed
 
 
 # Reveal -----------------------------------------------------------------------------------------
-def result_line(seat: SeatRecord, r: SeatResult) -> str:
+def result_line(seat: SeatRecord, r: SeatResult, lang: str) -> str:
     name = who(seat)
     if r.status is Status.APPROVED:
         first = int(r.number[0]) if r.number else 0
         parts = f"{first}×{rules.LAST_TURN_MULTIPLIER}" if r.points - r.bonus != first else f"{first}"
-        bonus = f" + {r.bonus} bonus 🏆" if r.bonus else ""
-        return f"`{r.number}` {name}: ✅ approved, **{r.points}** ({parts}{bonus})"
+        bonus = t("reveal.bonus", lang, bonus=r.bonus) if r.bonus else ""
+        return t("reveal.approved", lang, number=r.number, name=name, points=r.points, parts=parts, bonus=bonus)
     if r.status is Status.ELIMINATED:
-        shared = " and ".join(str(d) for d in r.shared)
-        return f"`{r.number}` {name}: ❌ eliminated, shares {shared} with {r.blocker}"
+        shared = t("reveal.and", lang).join(str(d) for d in r.shared)
+        return t("reveal.eliminated", lang, number=r.number, name=name, shared=shared, blocker=r.blocker)
     if r.status is Status.INVALID:
-        return f"`{r.number}` {name}: 🚫 invalid, uses a crossed-off digit"
+        return t("reveal.invalid", lang, number=r.number, name=name)
     if r.status is Status.MISSING:
-        return f"`---` {name}: ⌛ missing, no number in time (0, keeps every digit)"
-    return f"`---` {name}: 💤 sits out, every digit crossed off"
+        return t("reveal.missing", lang, name=name)
+    return t("reveal.exhausted", lang, name=name)
 
 
 def board_line(crossed: frozenset[int]) -> str:
     return " ".join(f"~~{d}~~" if d in crossed else f"**{d}**" for d in DIGITS)
 
 
-def boards_text(record: GameRecord, state_crossed: dict[str, frozenset[int]]) -> str:
-    return "\n".join(f"{who(s)}: {board_line(state_crossed[seat_key(s)])}" for s in record.seats)
+def boards_text(record: GameRecord, crossed: dict[str, frozenset[int]]) -> str:
+    return "\n".join(f"{who(s)}: {board_line(crossed[seat_key(s)])}" for s in record.seats)
 
 
-def reveal_embeds(report: TurnReport) -> list[discord.Embed]:
+def reveal_embeds(report: TurnReport, lang: str) -> list[discord.Embed]:
     record, outcome, after = report.table.record, report.outcome, report.table.state
     seats = {seat_key(s): s for s in record.seats}
-    tower = [result_line(seats[k], r) for k, r in outcome.tower()]
-    tower += [result_line(seats[k], r) for k, r in outcome.results.items() if r.number is None]
-    title = f"Round {outcome.round} · Turn {outcome.turn}: reveal"
-    embed = discord.Embed(title=title, colour=ACCENT)
-    why = "the timer ran out" if report.reason == "deadline" else "everyone has chosen"
-    embed.description = "Biggest on top:\n" + "\n".join(tower) + f"\n\n*Revealed because {why}.*"
+    tower = [result_line(seats[k], r, lang) for k, r in outcome.tower()]
+    tower += [result_line(seats[k], r, lang) for k, r in outcome.results.items() if r.number is None]
+    embed = discord.Embed(title=t("reveal.title", lang, round=outcome.round, turn=outcome.turn), colour=ACCENT)
+    why = t("reveal.because_deadline" if report.reason == "deadline" else "reveal.because_all", lang)
+    embed.description = "\n".join([t("reveal.tower", lang), *tower, "", why])
     # Boards as they stand after this turn, before a new round wipes them.
     crossed = {k: report.before.crossed[k] | r.crossed for k, r in outcome.results.items()}
-    embed.add_field(name="Boards (crossed digits struck through)", value=boards_text(record, crossed), inline=False)
-    embed.add_field(name="Scores", value=scores_text(record, after), inline=False)
+    embed.add_field(name=t("reveal.boards", lang), value=boards_text(record, crossed), inline=False)
+    embed.add_field(name=t("reveal.scores", lang), value=scores_text(record, after), inline=False)
     embeds = [embed]
     if report.round_ended:
-        embeds.append(round_end_embed(record, after, outcome.round))
+        embeds.append(round_end_embed(record, after, outcome.round, lang))
     if report.finished:
-        embeds.append(final_embed(record, after))
+        embeds.append(final_embed(record, after, lang))
     return embeds
 
 
@@ -140,38 +137,37 @@ def scores_text(record: GameRecord, state: GameState) -> str:
     return "\n".join(f"{who(s)}: **{state.running_total(seat_key(s))}**" for s in ranked)
 
 
-def round_end_embed(record: GameRecord, state: GameState, round_no: int) -> discord.Embed:
+def round_end_embed(record: GameRecord, state: GameState, round_no: int, lang: str) -> discord.Embed:
     lines = []
     for s in record.seats:
         key = seat_key(s)
-        turns = sum(state.points[key][round_no - 1])
-        crossed = state.round_bonus[key][round_no - 1]
-        total = state.round_totals(key)[round_no - 1]
-        lines.append(f"{who(s)}: {turns} from turns + {crossed} crossed digits = **{total}**")
-    after = "Boards are wiped for round 2." if round_no < rules.ROUNDS else ""
-    return discord.Embed(title=f"End of round {round_no}", description="\n".join(lines) + f"\n{after}".rstrip(),
+        lines.append(t("round_end.line", lang, name=who(s), turns=sum(state.points[key][round_no - 1]),
+                       crossed=state.round_bonus[key][round_no - 1], total=state.round_totals(key)[round_no - 1]))
+    if round_no < rules.ROUNDS:
+        lines.append(t("round_end.wiped", lang))
+    return discord.Embed(title=t("round_end.title", lang, round=round_no), description="\n".join(lines),
                          colour=discord.Colour.gold())
 
 
-def final_embed(record: GameRecord, state: GameState) -> discord.Embed:
+def final_embed(record: GameRecord, state: GameState, lang: str) -> discord.Embed:
     scores = state.final_scores()
     ranked = sorted(record.seats, key=lambda s: -scores[seat_key(s)])
     winners = [s for s in record.seats if seat_key(s) in state.winners()]
     lines = []
     for s in ranked:
-        totals = " + ".join(str(t) for t in state.round_totals(seat_key(s)))
+        totals = " + ".join(str(total) for total in state.round_totals(seat_key(s)))
         crown = " 👑" if s in winners else ""
         lines.append(f"{who(s)}: **{scores[seat_key(s)]}** ({totals}){crown}")
     names = ", ".join(who(s) for s in winners)
-    headline = f"Shared win: {names}!" if len(winners) > 1 else f"Winner: {names}!"
-    return discord.Embed(title="Game over", description=f"{headline}\n\n" + "\n".join(lines),
+    headline = t("final.shared_win" if len(winners) > 1 else "final.winner", lang, names=names)
+    return discord.Embed(title=t("final.title", lang), description="\n".join([headline, "", *lines]),
                          colour=discord.Colour.gold())
 
 
 # /score and /digits ---------------------------------------------------------------------------
-def score_embed(table: Table) -> discord.Embed:
+def score_embed(table: Table, lang: str) -> discord.Embed:
     record, state = table.record, table.state
-    embed = discord.Embed(title="The Number: scoreboard", colour=ACCENT)
+    embed = discord.Embed(title=t("score.title", lang), colour=ACCENT)
     for s in record.seats:
         key = seat_key(s)
         rounds = []
@@ -180,70 +176,51 @@ def score_embed(table: Table) -> discord.Embed:
                 continue
             cells = " · ".join(str(p) for p in turns) or "-"
             if r < len(state.round_bonus[key]):
-                rounds.append(f"R{r + 1}: {cells} + {state.round_bonus[key][r]} crossed = "
-                              f"{state.round_totals(key)[r]}")
+                rounds.append(t("score.round_done", lang, round=r + 1, cells=cells, crossed=state.round_bonus[key][r],
+                                total=state.round_totals(key)[r]))
             else:
-                rounds.append(f"R{r + 1}: {cells}")
-        embed.add_field(name=who(s)[:256], value="\n".join(rounds) + f"\nTotal **{state.running_total(key)}**",
-                        inline=False)
+                rounds.append(t("score.round_open", lang, round=r + 1, cells=cells))
+        rounds.append(t("score.total", lang, total=state.running_total(key)))
+        embed.add_field(name=who(s)[:256], value="\n".join(rounds), inline=False)
     if record.status == "running":
-        waiting = [who(s) for s in table.awaiting()]
-        embed.description = (f"{turn_title(state)}. Still to choose: {', '.join(waiting) or 'nobody'}.")
+        waiting = ", ".join(who(s) for s in table.awaiting()) or t("score.nobody", lang)
+        embed.description = t("score.waiting", lang, turn_title=turn_title(state, lang), names=waiting)
     elif record.status == "finished":
-        embed.description = "Final scores."
+        embed.description = t("score.final", lang)
     return embed
 
 
-def digits_embed(seat: SeatRecord, state: GameState) -> discord.Embed:
+def digits_embed(seat: SeatRecord, state: GameState, lang: str) -> discord.Embed:
     key = seat_key(seat)
     crossed = state.crossed[key]
-    embed = discord.Embed(title=f"Board of {safe_name(seat.name)}", colour=seat_style(seat.seat).colour)
-    embed.description = (f"{board_line(crossed)}\nAvailable: {format_digits(state.available(key))} · "
-                         f"crossed off: {len(crossed)}")
+    embed = discord.Embed(title=t("digits.title", lang, name=safe_name(seat.name)),
+                          colour=seat_style(seat.seat).colour)
+    embed.description = t("digits.description", lang, board=board_line(crossed),
+                          available=digits_text(state.available(key), lang), crossed=len(crossed))
     return embed
 
 
 # Private lines ----------------------------------------------------------------------------------
-def ack_text(number: str, channel_id: int, changed: bool, complete: bool) -> str:
+def ack_text(number: str, channel_id: int, changed: bool, complete: bool, lang: str) -> str:
     """Sent ONLY to the author of ``number``."""
-    verb = "Changed to" if changed else "Locked in"
-    tail = " Everyone has chosen: revealing now." if complete else ""
-    return f"{verb} {number} for the game in <#{channel_id}>; you can change it until the reveal.{tail}"
+    text = t("ack.changed" if changed else "ack.locked", lang, number=number, channel=f"<#{channel_id}>")
+    return text + (t("ack.complete", lang) if complete else "")
 
 
-def join_dm_text(channel_id: int) -> str:
-    return (f"You joined The Number in <#{channel_id}>. When a turn starts, send me your three-digit number "
-            f"here (like 407), or press **Choose secretly** on the turn's message. You can change it until "
-            f"the reveal. `/thenumber rules` explains the game.")
+def join_dm_text(channel_id: int, lang: str) -> str:
+    return t("dm.join", lang, channel=f"<#{channel_id}>")
 
 
-def reminder_text(channel_id: int, state: GameState, seconds_left: int) -> str:
-    return (f"⏰ {seconds_left} s left to choose your number for turn {state.turn} of round {state.round} "
-            f"in <#{channel_id}>. Reply here with three digits.")
+def reminder_text(channel_id: int, state: GameState, seconds_left: int, lang: str) -> str:
+    return t("dm.reminder", lang, seconds=seconds_left, turn=state.turn, round=state.round, channel=f"<#{channel_id}>")
 
 
-NO_GAME_DM = ("You are not in a game of The Number right now. Start one in a server channel with "
-              "`/thenumber start`, or join one with its **Join** button; then send me your numbers here.")
-
-
-def rules_embed() -> discord.Embed:
-    bonus = " · ".join(f"turn {i}: +{b}" for i, b in enumerate(rules.TURN_BONUS, start=1))
-    embed = discord.Embed(title="The Number: how to play", colour=ACCENT)
-    embed.description = (
-        f"**{rules.MIN_SEATS}-{rules.MAX_SEATS} players, {rules.ROUNDS} rounds of {rules.TURNS_PER_ROUND} turns.**\n"
-        "1. **Choose.** Everyone privately picks a number from 000 to 999 using only digits still on their "
-        "board (repeats like 111 are fine).\n"
-        "2. **Check.** All numbers are shown, biggest on top. A number that has a digit in common with any "
-        "smaller number is eliminated, even if that smaller one is eliminated too. Equal numbers never knock "
-        "each other out.\n"
-        "3. **Score.** An approved number scores its first digit; the biggest approved number also takes the "
-        "turn's bonus (shared if several wrote it). On the last turn of a round the first digit counts double "
-        "before the bonus. Approved numbers cross their digits off the board; eliminated ones cost nothing.\n"
-        "4. **Round end.** Each crossed-off digit is worth 1 point. Boards are wiped for round 2.\n"
-        "No digit left? You sit out until the round ends. No number in time? 0 for that turn.\n"
-        "The highest total after two rounds wins; ties share the win."
-    )
-    embed.add_field(name="Bonus for the biggest approved number", value=bonus, inline=False)
+def rules_embed(lang: str) -> discord.Embed:
+    embed = discord.Embed(title=t("rules.title", lang), colour=ACCENT)
+    embed.description = t("rules.body", lang, min=rules.MIN_SEATS, max=rules.MAX_SEATS, rounds=rules.ROUNDS,
+                          turns=rules.TURNS_PER_ROUND)
+    bonus = " · ".join(t("rules.bonus_item", lang, turn=i, bonus=b) for i, b in enumerate(rules.TURN_BONUS, start=1))
+    embed.add_field(name=t("rules.bonus_title", lang), value=bonus, inline=False)
     return embed
 
 

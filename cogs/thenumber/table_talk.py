@@ -12,11 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import t
 from bot.services.thenumber import Table, TurnReport, report_for
 from storage.base import GameRecord
 
 from . import render
+from .chart import final_chart_file
 from .components import turn_view
+from .language import Languages
 
 if TYPE_CHECKING:
     from bot.client import NumberBot
@@ -28,12 +31,17 @@ CATCH_UP_AFTER = 30.0  # a post that failed through every retry is tried again t
 
 
 class TableTalk:
-    def __init__(self, bot: "NumberBot") -> None:
+    def __init__(self, bot: "NumberBot", languages: Languages) -> None:
         self.bot = bot
+        self.languages = languages
         self.games = bot.games
         self.store = bot.store
         self.scheduler = bot.scheduler
         self.retry_delays: tuple[float, ...] = RETRY_DELAYS
+        # Per game, how many more REST calls this turn may spend on status edits. A turn costs N
+        # acknowledgements, the reveal and the next status message; edits and reminders share the rest of
+        # a budget of 2N + 3 calls, so a turn never costs more however the choices are spread.
+        self._spare_calls: dict[int, int] = {}
 
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id)
@@ -78,17 +86,19 @@ class TableTalk:
         """Post the turn's status message (with its Choose button) and arm its timers."""
         record = table.record
         phase = record.phase
-        self.arm_timers(table)  # first: the turn must end on time even if the post below fails
-        message = await self.post(record, nonce=f"ts{record.id}-{phase}", embed=render.status_embed(table),
-                                  view=turn_view(record.id, phase))
+        self.arm_timers(record)  # first: the turn must end on time even if the post below fails
+        lang = await self.languages.for_game(record)
+        message = await self.post(record, nonce=f"ts{record.id}-{phase}", embed=render.status_embed(table, lang),
+                                  view=turn_view(record.id, phase, lang))
         if message is None:
             return
         await self.store.set_message(record.id, "status", message.id)
+        self._spare_calls[record.id] = len(record.seats) + 1
         if table.record.phase == phase:
             table.record = replace(table.record, status_message_id=message.id)
 
-    def arm_timers(self, table: Table) -> None:
-        record = table.record
+    def arm_timers(self, record: GameRecord) -> None:
+        """Schedule the turn's reveal and reminder from the stored deadline (no game state needed)."""
         if record.deadline is None or record.status != "running":
             return
         game_id, phase = record.id, record.phase
@@ -102,7 +112,8 @@ class TableTalk:
     def choice_made(self, table: Table) -> None:
         """Someone chose: refresh the status message soon (once for a burst of choices)."""
         key = ("status", table.record.id)
-        if not self.scheduler.is_scheduled(key):
+        spare = self._spare_calls.get(table.record.id, len(table.record.seats) + 1)
+        if spare > 0 and not self.scheduler.is_scheduled(key):
             game_id, phase = table.record.id, table.record.phase
             self.scheduler.schedule(key, self.bot.clock.now() + STATUS_EDIT_DELAY,
                                     lambda: self.refresh_status(game_id, phase))
@@ -112,10 +123,16 @@ class TableTalk:
         if table.record.status != "running" or table.record.phase != phase or not table.record.status_message_id:
             return
         message = self.channel(table.record.channel_id).get_partial_message(table.record.status_message_id)
+        lang = await self.languages.for_game(table.record)
+        self._spend(table, 1)
         try:
-            await message.edit(embed=render.status_embed(table), view=turn_view(game_id, phase))
+            await message.edit(embed=render.status_embed(table, lang), view=turn_view(game_id, phase, lang))
         except discord.HTTPException as exc:
             log.warning("could not refresh the status of game %s: %s", game_id, exc)
+
+    def _spend(self, table: Table, calls: int) -> None:
+        game_id = table.record.id
+        self._spare_calls[game_id] = self._spare_calls.get(game_id, len(table.record.seats) + 1) - calls
 
     async def deadline(self, game_id: int, phase: int) -> None:
         report = await self.games.expire(game_id, phase)
@@ -127,9 +144,11 @@ class TableTalk:
         if table.record.status != "running" or table.record.phase != phase or table.record.deadline is None:
             return
         left = max(1, int(table.record.deadline - self.bot.clock.now()))
+        lang = await self.languages.for_game(table.record)
         for seat in table.awaiting():
             if seat.user_id is not None:
-                await self.send_dm(seat.user_id, render.reminder_text(table.record.channel_id, table.state, left))
+                self._spend(table, 1)
+                await self.send_dm(seat.user_id, render.reminder_text(table.record.channel_id, table.state, left, lang))
 
     # Reveals ------------------------------------------------------------------------------------
     async def reveal(self, report: TurnReport) -> None:
@@ -137,7 +156,10 @@ class TableTalk:
         game_id = record.id
         for key in ("status", "reminder", "deadline"):
             self.scheduler.cancel((key, game_id))
-        message = await self.post(record, nonce=f"tn{game_id}-{report.phase}", embeds=render.reveal_embeds(report))
+        lang = await self.languages.for_game(record)
+        chart = await final_chart_file(record, report.table.state, lang) if report.finished else None
+        message = await self.post(record, nonce=f"tn{game_id}-{report.phase}",
+                                  embeds=render.reveal_embeds(report, lang), **({"file": chart} if chart else {}))
         if message is None:
             return
         await self.store.mark_announced(game_id, report.phase)
@@ -153,13 +175,30 @@ class TableTalk:
 
     # Restart and catching up --------------------------------------------------------------------
     async def restore(self) -> None:
-        """After a start: announce what was resolved but not told, re-post missing status, re-arm timers."""
-        for record in await self.games.load_open_games():
-            if record.status == "running":
+        """After a start: re-arm every deadline from the database; announce what was resolved but not told
+        and re-post missing status messages (those games only are rebuilt now; the rest on first use)."""
+        running = [r for r in await self.games.load_open_games() if r.status == "running"]
+        for record in running:
+            if record.announced_phase < record.phase - 1 or record.status_message_id is None:
                 await self.catch_up(record.id)
+            else:
+                self.arm_timers(record)
         # A game whose final reveal was committed but never posted.
         for record in await self.store.unannounced_finished_games():
             await self.catch_up(record.id)
+        self._sweeping = asyncio.create_task(self.sweep([r.id for r in running]), name="restart sweep")
+
+    async def sweep(self, game_ids: list[int]) -> None:
+        """After a restart, in the background: reveal every turn whose last number arrived just before the
+        stop (nobody would choose again, and the deadline may be far)."""
+        for game_id in game_ids:
+            try:
+                table = await self.games.table(game_id)
+                if table.record.status == "running" and not table.awaiting():
+                    await self.resolve_if_complete(table, reason="all-chosen")
+            except Exception:
+                log.exception("restart sweep failed for game %s", game_id)
+            await asyncio.sleep(0)  # let players' requests in between
 
     async def catch_up(self, game_id: int) -> None:
         """Say what the database knows but the channel was not told yet, then make sure the timers run."""
@@ -171,7 +210,7 @@ class TableTalk:
             elif record.status == "running" and record.status_message_id is None:
                 await self.open_turn(table)
             else:
-                self.arm_timers(table)
+                self.arm_timers(record)
         except Exception:
             log.exception("could not catch up game %s", game_id)
 
@@ -180,20 +219,21 @@ class TableTalk:
         """The channel is gone or the bot may not speak there: end the game cleanly, tell the host."""
         log.warning("game %s: channel %s refused a message (%s %s)", record.id, record.channel_id,
                     exc.status, getattr(exc, "code", 0))
-        why = "the channel was deleted" if exc.status == 404 else "I am no longer allowed to post in that channel"
-        await self.stop_game(record, why)
+        await self.stop_game(record, "stop.channel_deleted" if exc.status == 404 else "stop.no_permission")
 
-    async def stop_game(self, record: GameRecord, why: str) -> None:
+    async def stop_game(self, record: GameRecord, why_key: str) -> None:
+        """End a game that cannot go on; ``why_key`` is the catalog key of the reason."""
         for key in ("deadline", "reminder", "status", "catch-up"):
             self.scheduler.cancel((key, record.id))
-        if await self.games.abandon(record.id, why):
-            await self.send_dm(record.host_id, f"Your game of The Number in <#{record.channel_id}> was stopped: {why}. "
-                                               "Everything played so far is saved.")
+        if await self.games.abandon(record.id, t(why_key, "en")):
+            lang = await self.languages.for_game(record)
+            await self.send_dm(record.host_id, t("dm.stopped", lang, channel=f"<#{record.channel_id}>",
+                                                 why=t(why_key, lang)))
 
     async def channel_deleted(self, channel_id: int) -> None:
         record = await self.store.open_game_in_channel(channel_id)
         if record is not None:
-            await self.stop_game(record, "the channel was deleted")
+            await self.stop_game(record, "stop.channel_deleted")
 
     async def send_dm(self, user_id: int, text: str) -> bool:
         """DM a user; False when they do not accept DMs from the bot (403 / 50007). Never raises."""

@@ -17,7 +17,7 @@ Gateway: ``asyncio.create_task(bot.start(fake.token))`` then ``await bot.wait_un
 from .errors import DiscordAPIError, SimulationError
 from .interactions import InteractionResult
 from .server import DEFAULT_TOKEN, FakeDiscord
-from .state import APPLICATION_ID, BOT_USER_ID, Channel, Guild, Member, Message, RequestRecord
+from .state import APPLICATION_ID, BOT_USER_ID, Attachment, Channel, Guild, Member, Message, RequestRecord
 from .users import SimUser
 from .visible import visible_text
 
@@ -25,6 +25,7 @@ __all__ = [
     "APPLICATION_ID",
     "BOT_USER_ID",
     "DEFAULT_TOKEN",
+    "Attachment",
     "Channel",
     "DiscordAPIError",
     "FakeDiscord",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -46,6 +47,7 @@ class InteractionResult:
     followup_ids: list[int] = field(default_factory=list)
     edits: list[Json] = field(default_factory=list)
     rejections: list[Json] = field(default_factory=list)
+    _changed: asyncio.Event = field(default_factory=asyncio.Event, repr=False, compare=False)
 
     def mark_dispatched(self) -> None:
         self.dispatched_at = self.fake.now()
@@ -57,12 +59,22 @@ class InteractionResult:
         """Poll until ``predicate(self)``; AssertionError with context on timeout."""
         deadline = time.monotonic() + timeout
         while not predicate(self):
-            if time.monotonic() > deadline:
+            left = deadline - time.monotonic()
+            if left <= 0:
                 raise AssertionError(
                     f"interaction {self.id}: timed out after {timeout}s waiting for {what}; "
                     f"response_type={self.response_type} rejections={self.rejections}")
-            await asyncio.sleep(0.005)
+            # Woken by the fake when a request touches this interaction; the short timeout is a safety net.
+            # (Hundreds of waiters polling every few ms would starve the bot under test.)
+            self._changed.clear()
+            if predicate(self):
+                break
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), min(left, 0.1))
         return self
+
+    def poke(self) -> None:
+        self._changed.set()
 
     async def wait(self, timeout: float = 2.0) -> InteractionResult:
         """Wait for the bot's first (accepted) response."""

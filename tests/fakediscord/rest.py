@@ -16,7 +16,9 @@ from .state import (
     MESSAGE_FLAG_EPHEMERAL,
     MESSAGE_FLAG_LOADING,
     SEND_MESSAGES,
+    UPLOADS,
     VIEW_CHANNEL,
+    Attachment,
     Channel,
     Message,
     iso,
@@ -216,9 +218,34 @@ class Routes:
                 msg.ephemeral_user_id = interaction.user_id
         if body.get("message_reference"):
             msg.type = 19
+        msg.attachments = self.attachments_for(body, [])
         msg.history.append(msg.snapshot())
         store_message(self.world, msg)
         return msg
+
+    def attachments_for(self, body: Json, current: list[Attachment]) -> list[Attachment]:
+        """A message's files after this request. As on Discord, ``attachments`` in the body lists what the
+        message keeps: ids of its current files, and the new uploads by the N of their ``files[N]`` part;
+        without that list, uploaded files are added to the current ones."""
+        uploads = {u.index: u for u in UPLOADS.get()}
+        entries = body.get("attachments")
+        if entries is None:
+            return current + [Attachment(self.world.ids.next(), u.filename, u.content_type, u.data)
+                              for u in uploads.values()]
+        kept = {a.id: a for a in current}
+        result = []
+        for entry in entries:
+            ident = int(entry.get("id", -1))
+            if ident in uploads:
+                upload = uploads[ident]
+                result.append(Attachment(self.world.ids.next(), str(entry.get("filename") or upload.filename),
+                                         upload.content_type, upload.data))
+            elif ident in kept:
+                result.append(kept[ident])
+            else:
+                raise invalid_form_body({"attachments": {str(len(result)): {"id": {"_errors": [
+                    {"code": "ATTACHMENT_NOT_FOUND", "message": f"Unknown attachment {ident}"}]}}}})
+        return result
 
     async def announce(self, event: str, msg: Message) -> None:
         # Ephemeral messages exist only in the invoking user's client: no gateway event for them.
@@ -254,6 +281,8 @@ class Routes:
         if body.get("flags") is not None:
             keep = msg.flags & (MESSAGE_FLAG_EPHEMERAL | MESSAGE_FLAG_COMPONENTS_V2)
             msg.flags = keep | (int(body["flags"]) & SENDABLE_FLAGS)
+        if "attachments" in body or UPLOADS.get():
+            msg.attachments = self.attachments_for(body, msg.attachments)
         if msg.flags & MESSAGE_FLAG_LOADING:
             msg.flags &= ~MESSAGE_FLAG_LOADING  # editing a deferred "thinking" message replaces it
         if not message_has_body(msg.snapshot()):
@@ -298,7 +327,7 @@ class Routes:
             return inter if inter is not None and inter.token == found[2] else None
         found = re.match(r"^/webhooks/\d+/([^/]+)", path)
         if found:
-            return next((i for i in self.world.interactions.values() if i.token == found[1]), None)
+            return self.world.interactions_by_token.get(found[1])
         return None
 
     async def callback(self, p: dict[str, str], q: dict[str, str], body: Any) -> Result:
@@ -393,7 +422,7 @@ class Routes:
             if original is not None and original.flags & MESSAGE_FLAG_LOADING:
                 # Discord: after a deferred (type 5) response, the first followup replaces the "thinking" one.
                 self.apply_edit(original, {k: v for k, v in body.items() if k in ("content", "embeds",
-                                                                               "components")})
+                                                                               "components", "attachments")})
                 inter.edits.append(original.snapshot())
                 await self.announce("MESSAGE_UPDATE", original)
                 msg = original

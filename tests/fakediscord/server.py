@@ -32,11 +32,13 @@ from .spec import DEFAULT_SPEC_PATH, SpecValidator
 from .state import (
     BOT_USER_ID,
     SEND_MESSAGES,
+    UPLOADS,
     Channel,
     Guild,
     Member,
     Message,
     RequestRecord,
+    Upload,
     World,
     permission_bits,
 )
@@ -211,6 +213,12 @@ class FakeDiscord:
             return None
         if request.content_type.startswith("multipart/"):
             form = await request.post()  # discord.py puts the JSON in "payload_json" next to the files
+            uploads = []
+            for name, value in form.items():
+                found = re.fullmatch(r"files\[(\d+)\]", name)
+                if found and isinstance(value, web.FileField):
+                    uploads.append(Upload(int(found[1]), value.filename, value.content_type, value.file.read()))
+            UPLOADS.set(tuple(uploads))  # read by the message handlers (see Routes.attachments_for)
             raw = form.get("payload_json")
             return json.loads(str(raw)) if raw is not None else {}
         text = await request.text()
@@ -222,7 +230,8 @@ class FakeDiscord:
     async def _handle(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
         body = await self._read_body(request)
-        record = RequestRecord(request.method, path, dict(request.query), body, time.time())
+        record = RequestRecord(request.method, path, dict(request.query), body, time.time(),
+                               files=[(u.filename, len(u.data)) for u in UPLOADS.get()])
         self.requests.append(record)
         try:
             response = await self._route(request, path, body)
@@ -237,6 +246,9 @@ class FakeDiscord:
             self.violations.append(f"fake crashed on {request.method} {path}: {exc!r}")
             response = json_response({"message": "500: Internal Server Error", "code": 0}, 500)
         record.status = response.status
+        touched = self.routes.interaction_for(path)
+        if touched is not None:
+            touched.poke()  # wake whoever waits on this interaction (no polling)
         return response
 
     async def _route(self, request: web.Request, path: str, body: Any) -> web.Response:

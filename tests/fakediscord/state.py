@@ -6,6 +6,7 @@ Payloads are deliberately complete: discord.py indexes many keys directly (e.g. 
 
 from __future__ import annotations
 
+import contextvars
 import copy
 import datetime as dt
 import itertools
@@ -77,6 +78,7 @@ class User:
     bot: bool = False
     dm_blocked: bool = False
     dm_channel_id: int | None = None
+    locale: str = "en-US"  # the user's Discord client language (sent with each interaction)
 
     def payload(self) -> Json:
         return {
@@ -131,6 +133,7 @@ class Guild:
     roles: dict[int, Role] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
     channel_ids: list[int] = field(default_factory=list)
+    locale: str = "en-US"  # the server's preferred locale
 
 
 @dataclass
@@ -162,6 +165,39 @@ class Channel:
 
 
 @dataclass
+class Attachment:
+    """A file the bot uploaded with a message (multipart ``files[N]`` parts), bytes included."""
+
+    id: int
+    filename: str
+    content_type: str | None
+    data: bytes
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+    def payload(self, channel_id: int) -> Json:
+        url = f"https://cdn.fake.discord/attachments/{channel_id}/{self.id}/{self.filename}"
+        return {"id": str(self.id), "filename": self.filename, "size": self.size, "url": url, "proxy_url": url,
+                "content_type": self.content_type}
+
+
+@dataclass(frozen=True)
+class Upload:
+    """One file part of the multipart request being handled (see UPLOADS)."""
+
+    index: int  # N of the ``files[N]`` form field, matching the ``id`` of an entry in ``attachments``
+    filename: str
+    content_type: str | None
+    data: bytes
+
+
+# The files uploaded with the request being handled (each aiohttp request runs in its own task/context).
+UPLOADS: contextvars.ContextVar[tuple[Upload, ...]] = contextvars.ContextVar("fake_discord_uploads", default=())
+
+
+@dataclass
 class Message:
     id: int
     channel_id: int
@@ -180,6 +216,7 @@ class Message:
     interaction_id: int | None = None
     webhook_id: int | None = None
     mention_ids: list[int] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)
 
     @property
     def ephemeral(self) -> bool:
@@ -188,7 +225,8 @@ class Message:
     def snapshot(self) -> Json:
         return {"content": self.content, "embeds": copy.deepcopy(self.embeds),
                 "components": copy.deepcopy(self.components), "flags": self.flags,
-                "edited_timestamp": self.edited_timestamp}
+                "edited_timestamp": self.edited_timestamp,
+                "attachments": [{"filename": a.filename, "size": a.size} for a in self.attachments]}
 
     def payload(self, world: World) -> Json:
         channel = world.channels[self.channel_id]
@@ -198,7 +236,8 @@ class Message:
             "author": author.payload(), "content": self.content, "embeds": copy.deepcopy(self.embeds),
             "components": copy.deepcopy(self.components), "flags": self.flags,
             "timestamp": self.timestamp, "edited_timestamp": self.edited_timestamp,
-            "attachments": [], "mentions": [world.users[u].payload() for u in self.mention_ids],
+            "attachments": [a.payload(self.channel_id) for a in self.attachments],
+            "mentions": [world.users[u].payload() for u in self.mention_ids],
             "mention_roles": [], "mention_everyone": False, "pinned": False, "tts": False,
             "sticker_items": [], "reactions": [],
         }
@@ -232,6 +271,7 @@ class RequestRecord:
     json: Any
     time: float
     status: int = 0
+    files: list[tuple[str, int]] = field(default_factory=list)  # (filename, size) of uploaded files
 
 
 class World:
@@ -245,6 +285,7 @@ class World:
         self.messages: dict[int, Message] = {}
         self.by_channel: dict[int, list[Message]] = {}  # the same messages, per channel (fast lookups)
         self.interactions: dict[int, Any] = {}  # id -> users.Interaction (kept loose to avoid a cycle)
+        self.interactions_by_token: dict[str, Any] = {}  # the same, by token (webhook paths carry it)
         # Synced application commands: key None = global, else guild id.
         self.commands: dict[int | None, list[Json]] = {}
         self.bot = User(BOT_USER_ID, BOT_NAME, None, bot=True)
@@ -352,7 +393,7 @@ class World:
             "features": [], "mfa_level": 0, "application_id": None, "system_channel_id": None,
             "system_channel_flags": 0, "rules_channel_id": None, "vanity_url_code": None,
             "description": None, "banner": None, "premium_tier": 0, "premium_subscription_count": 0,
-            "preferred_locale": "en-US", "public_updates_channel_id": None, "nsfw_level": 0,
+            "preferred_locale": guild.locale, "public_updates_channel_id": None, "nsfw_level": 0,
             "premium_progress_bar_enabled": False, "safety_alerts_channel_id": None,
             "joined_at": iso(), "large": False, "unavailable": False,
             # member_count == len(members) makes discord.py consider the guild chunked (no chunk request).

@@ -304,14 +304,14 @@ class SimUser:
             "id": str(iid), "application_id": str(APPLICATION_ID), "type": kind, "data": data,
             "token": token, "version": 1, "channel_id": str(channel.id),
             "channel": channel.payload(world) | {"permissions": str(world.permissions_in(channel, self.id))},
-            "app_permissions": str(world.permissions_in(channel, BOT_USER_ID)), "locale": "en-US",
+            "app_permissions": str(world.permissions_in(channel, BOT_USER_ID)), "locale": self.user.locale,
             "entitlements": [], "entitlement_sku_ids": [], "attachment_size_limit": 10 * 1024 * 1024,
             "context": 1 if channel.is_dm else 0,
         }
         if channel.guild_id is not None:
             guild = world.guilds[channel.guild_id]
-            payload.update(guild_id=str(guild.id), guild_locale="en-US",
-                           guild={"id": str(guild.id), "locale": "en-US", "features": []},
+            payload.update(guild_id=str(guild.id), guild_locale=guild.locale,
+                           guild={"id": str(guild.id), "locale": guild.locale, "features": []},
                            member=world.member_payload(guild, self.id, channel),
                            authorizing_integration_owners={"0": str(guild.id)})
         else:
@@ -322,6 +322,7 @@ class SimUser:
         result = InteractionResult(self.fake, iid, token, kind, self.id, channel.id, channel.guild_id, payload,
                                    source_message_id=message.id if message else None)
         world.interactions[iid] = result
+        world.interactions_by_token[token] = result
         result.mark_dispatched()
         await self.fake.dispatch("INTERACTION_CREATE", payload, require_receiver=True)
         return result

@@ -4,10 +4,10 @@ Pure and small on purpose: the engine, the AI and the benchmarks all call :func:
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
-from .numbers import digit_mask, digits_of
+from .numbers import NUMBERS
 from .rules import bonus_for, multiplier_for
 
 
@@ -19,9 +19,8 @@ class Status(StrEnum):
     EXHAUSTED = "exhausted"  # no digit left: sits out the rest of the round
 
 
-@dataclass(frozen=True, slots=True)
-class SeatResult:
-    """What one seat got on one turn."""
+class SeatResult(NamedTuple):
+    """What one seat got on one turn (a named tuple: immutable, and cheap to build on the hot path)."""
 
     number: str | None
     status: Status
@@ -32,8 +31,7 @@ class SeatResult:
     crossed: frozenset[int] = frozenset()  # digits this result crosses off the board
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
     """One seat's input to the check: a canonical number, or a status that keeps it out."""
 
     number: str | None
@@ -48,7 +46,7 @@ def check_turn(turn: int, entries: Mapping[str, Entry]) -> dict[str, SeatResult]
     first digit (times the last-turn multiplier) and the biggest approved number, however many
     seats wrote it, also takes the turn bonus.
     """
-    valid = [(int(e.number), digit_mask(e.number), seat, e.number)
+    valid = [(*NUMBERS[e.number][:2], seat, e.number)
              for seat, e in entries.items() if e.status is None and e.number is not None]
     valid.sort()
     results: dict[str, SeatResult] = {}
@@ -64,7 +62,7 @@ def check_turn(turn: int, entries: Mapping[str, Entry]) -> dict[str, SeatResult]
         if blocker is None:
             approved.append((value, seat, number))
         else:
-            shared = tuple(sorted(digits_of(number) & digits_of(blocker)))
+            shared = tuple(sorted(NUMBERS[number][2] & NUMBERS[blocker][2]))
             results[seat] = SeatResult(number, Status.ELIMINATED, blocker=blocker, shared=shared)
 
     top = approved[-1][0] if approved else None
@@ -72,7 +70,7 @@ def check_turn(turn: int, entries: Mapping[str, Entry]) -> dict[str, SeatResult]
     for value, seat, number in approved:
         bonus = bonus_for(turn) if value == top else 0
         points = int(number[0]) * multiplier + bonus
-        results[seat] = SeatResult(number, Status.APPROVED, points, bonus, crossed=digits_of(number))
+        results[seat] = SeatResult(number, Status.APPROVED, points, bonus, crossed=NUMBERS[number][2])
 
     for seat, e in entries.items():
         if seat not in results:

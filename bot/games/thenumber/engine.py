@@ -12,12 +12,18 @@ from typing import Any
 
 from .check import Entry, SeatResult, Status, check_turn
 from .errors import BadSeating, GameOver, NotSeated, SitsOut
-from .numbers import ALL_DIGITS, check_available, parse_number
+from .numbers import ALL_DIGITS, NUMBERS, check_available, parse_number
 from .rules import MAX_SEATS, MIN_SEATS, ROUNDS, TURNS_PER_ROUND
 
 
 def _frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType(dict(mapping))
+
+
+_EMPTY: frozenset[int] = frozenset()
+_NO_PENDING: Mapping[str, str] = MappingProxyType({})
+_MISSING = Entry(None, Status.MISSING)
+_EXHAUSTED = Entry(None, Status.EXHAUSTED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,41 +177,34 @@ def play_turn(state: GameState, numbers: Mapping[str, str | None]) -> tuple[Game
     entries: dict[str, Entry] = {}
     for p in state.players:
         number = numbers.get(p)
-        if state.is_exhausted(p):
-            entries[p] = Entry(None, Status.EXHAUSTED)
+        crossed = state.crossed[p]
+        if len(crossed) == len(ALL_DIGITS):
+            entries[p] = _EXHAUSTED
         elif number is None:
-            entries[p] = Entry(None, Status.MISSING)
+            entries[p] = _MISSING
         else:
             number = parse_number(number)
-            bad = state.crossed[p] & frozenset(int(c) for c in number)
-            entries[p] = Entry(number, Status.INVALID if bad else None)
+            entries[p] = Entry(number, Status.INVALID if NUMBERS[number][2] & crossed else None)
     results = check_turn(state.turn, entries)
-    outcome = TurnOutcome(state.round, state.turn, _frozen(results))
+    outcome = TurnOutcome(state.round, state.turn, MappingProxyType(results))
 
-    crossed = {p: state.crossed[p] | results[p].crossed for p in state.players}
+    crossed_after = {p: state.crossed[p] | results[p].crossed for p in state.players}
     r = state.round - 1
     points = {p: (*state.points[p][:r], (*state.points[p][r], results[p].points)) for p in state.players}
-    round_bonus = dict(state.round_bonus)
+    round_bonus = state.round_bonus
     next_round, next_turn, finished = state.round, state.turn + 1, False
     if state.turn == TURNS_PER_ROUND:
-        round_bonus = {p: (*round_bonus[p], len(crossed[p])) for p in state.players}
+        round_bonus = MappingProxyType({p: (*round_bonus[p], len(crossed_after[p])) for p in state.players})
         if state.round == ROUNDS:
             finished, next_turn = True, state.turn
         else:
             next_round, next_turn = state.round + 1, 1
-            crossed = {p: frozenset() for p in state.players}
+            crossed_after = {p: _EMPTY for p in state.players}
             points = {p: (*points[p], ()) for p in state.players}
-    new_state = replace(
-        state,
-        round=next_round,
-        turn=next_turn,
-        finished=finished,
-        crossed=_frozen(crossed),
-        points=_frozen(points),
-        round_bonus=_frozen(round_bonus),
-        history=(*state.history, outcome),
-        pending=_frozen({}),
-    )
+    # Built directly (not dataclasses.replace, and no defensive copies of dicts made just above): this
+    # is the engine's hot path, also run for every game when the bot restarts.
+    new_state = GameState(state.players, next_round, next_turn, finished, MappingProxyType(crossed_after),
+                          MappingProxyType(points), round_bonus, (*state.history, outcome), _NO_PENDING)
     return new_state, outcome
 
 

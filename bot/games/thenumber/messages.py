@@ -1,15 +1,43 @@
 """Player-facing sentences shared by every front end (Discord, terminal), so they say the same thing."""
 
-from .errors import MalformedNumber, TheNumberError, UnavailableDigit, format_digits
+from collections.abc import Iterable
+
+from bot.i18n import t
+
+from .errors import GameOver, MalformedNumber, NotSeated, SitsOut, TheNumberError, UnavailableDigit
+from .rules import EXAMPLE_NUMBER
 
 
-def refusal(error: TheNumberError, available: frozenset[int] | None = None) -> str:
+def digit_list(digits: Iterable[int], language: str) -> str:
+    """``[1, 3, 6]`` -> "1, 3 and 6" (or "1, 3 et 6")."""
+    items = [str(d) for d in digits]
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + t("list.and", language) + items[-1]
+
+
+def spaced(digits: Iterable[int], language: str) -> str:
+    return " ".join(str(d) for d in sorted(digits)) or t("digits.none", language)
+
+
+def refusal(error: TheNumberError, available: frozenset[int] | None = None, language: str = "en") -> str:
     """Why a choice was refused, with what the player can do instead."""
     if isinstance(error, MalformedNumber):
-        text = f"That is not a number you can play: it {error}."
+        text = t("refuse.malformed", language, example=EXAMPLE_NUMBER)
         if available is not None:
-            text += f" Your available digits: {format_digits(available)}."
+            text += t("refuse.available", language, digits=spaced(available, language))
         return text
     if isinstance(error, UnavailableDigit):
-        return f"You can't play {error.number}: {error}."
-    return f"You can't choose now: {error}."
+        left = spaced(error.available, language)
+        if len(error.crossed_used) == 1:
+            return t("refuse.unavailable.one", language, number=error.number, digit=error.crossed_used[0],
+                     available=left)
+        return t("refuse.unavailable.many", language, number=error.number,
+                 digits=digit_list(error.crossed_used, language), available=left)
+    if isinstance(error, SitsOut):
+        return t("refuse.sits_out", language)
+    if isinstance(error, GameOver):
+        return t("refuse.game_over", language)
+    if isinstance(error, NotSeated):
+        return t("refuse.not_seated", language)
+    return str(error)

@@ -17,20 +17,35 @@ def parse_number(text: str) -> str:
     must be exactly three ASCII digits. Other scripts' digits stay non-ASCII after NFKC and are
     refused on purpose: the board only has 0-9.
     """
+    if text in NUMBERS:  # already canonical: the common case when replaying stored games
+        return text
     normalised = unicodedata.normalize("NFKC", text).strip()
     if not _THREE_ASCII_DIGITS.fullmatch(normalised):
         raise MalformedNumber(text)
     return normalised
 
 
+def _digits(number: str) -> frozenset[int]:
+    return frozenset(int(c) for c in number)
+
+
+def _mask(number: str) -> int:
+    return (1 << (ord(number[0]) - 48)) | (1 << (ord(number[1]) - 48)) | (1 << (ord(number[2]) - 48))
+
+
+# Every number there is, worked out once: value, digit mask (for "shares a digit") and digit set.
+NUMBERS: dict[str, tuple[int, int, frozenset[int]]] = {
+    f"{n:03d}": (n, _mask(f"{n:03d}"), _digits(f"{n:03d}")) for n in range(1000)}
+
+
 def digits_of(number: str) -> frozenset[int]:
     """The distinct digits of a canonical number: ``"111"`` -> ``{1}``."""
-    return frozenset(int(c) for c in number)
+    return NUMBERS[number][2]
 
 
 def digit_mask(number: str) -> int:
     """The digits of a number as a 10-bit mask, for fast "shares a digit" tests."""
-    return (1 << (ord(number[0]) - 48)) | (1 << (ord(number[1]) - 48)) | (1 << (ord(number[2]) - 48))
+    return NUMBERS[number][1]
 
 
 def check_available(number: str, crossed: frozenset[int]) -> None:

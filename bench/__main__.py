@@ -1,0 +1,132 @@
+"""``python -m bench [--quick] [--only engine,sqlite,...] [--json PATH]``: every performance figure, one table.
+
+Sections: engine (rules engine rates), sqlite (durable commits), stack (the real bot against the local fake
+Discord, against a bare discord.py floor), api (REST calls per turn), memory (per running game) and
+restart (10,000 games). Each figure is measured as a rate or ratio inside this run and repeated; the table
+shows the median and the min-max spread. The full run writes bench/results.json (one key per figure);
+``--quick`` is a smoke run with fewer repeats and smaller sizes, and writes nothing unless ``--json`` is given.
+"""
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from .common import Figure, cpu_count, fmt
+
+SECTIONS = ("engine", "sqlite", "stack", "api", "memory", "restart")
+RESULTS = Path(__file__).resolve().parent / "results.json"
+
+
+def machine() -> dict[str, Any]:
+    model = "unknown"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            model = next((line.split(":", 1)[1].strip() for line in fh if line.startswith("model name")), model)
+    except OSError:
+        pass
+    return {"nproc": os.cpu_count(), "usable_cpus": cpu_count(), "cpu_model": model,
+            "python": platform.python_version(), "platform": platform.platform(),
+            "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")}
+
+
+def table(figures: Sequence[Figure]) -> str:
+    rows = [("figure", "median", "spread (min-max)", "unit", "target", "")]
+    for f in figures:
+        spread = f"{fmt(f.stats['min'])}-{fmt(f.stats['max'])} (n={f.stats['repeats']})"
+        met = "" if f.met is None else ("met" if f.met else "MISSED")
+        rows.append((f.label, fmt(f.stats["median"]), spread, f.unit, f.target, met))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = []
+    for n, r in enumerate(rows):
+        lines.append("  ".join(cell.ljust(w) if i in (0, 3, 4) else cell.rjust(w)
+                               for i, (cell, w) in enumerate(zip(r, widths, strict=True))).rstrip())
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    notes = [f"- {f.label}: {f.note}" for f in figures if f.note]
+    return "\n".join(lines) + ("\n\nNotes:\n" + "\n".join(notes) if notes else "")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="a short smoke run (fewer repeats, smaller sizes)")
+    parser.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated subset of {','.join(SECTIONS)}")
+    parser.add_argument("--json", type=Path, default=None,
+                        help="where to write the figures (default: bench/results.json for a full run)")
+    args = parser.parse_args(argv)
+    wanted = [s.strip() for s in args.only.split(",") if s.strip()]
+    unknown = set(wanted) - set(SECTIONS)
+    if unknown:
+        parser.error(f"unknown section(s): {sorted(unknown)}")
+    out_path = args.json if args.json is not None else (None if args.quick else RESULTS)
+    quick = args.quick
+    figures: list[Figure] = []
+    seconds: dict[str, float] = {}
+    started = time.perf_counter()
+
+    with tempfile.TemporaryDirectory(prefix="bench-db-") as tmp:
+        sizes = (200, 1000) if quick else (1000, 10_000)
+        dbs: dict[int, Path] = {}
+
+        def databases() -> dict[int, Path]:
+            if not dbs:
+                from .dbgen import generate
+
+                for games in sizes:
+                    dbs[games] = generate(Path(tmp) / f"games-{games}.sqlite3", games)
+            return dbs
+
+        def memory() -> list[Figure]:
+            from . import memory as mod
+
+            return mod.run(databases(), quick)
+
+        def restart() -> list[Figure]:
+            from . import restart as mod
+
+            return mod.run(databases()[sizes[-1]], sizes[-1], quick)
+
+        def lazy(module: str) -> Callable[[], list[Figure]]:
+            def go() -> list[Figure]:
+                mod = __import__(f"bench.{module}", fromlist=["run"])
+                result: list[Figure] = mod.run(quick)
+                return result
+            return go
+
+        runners: dict[str, Callable[[], list[Figure]]] = {
+            "engine": lazy("engine"), "sqlite": lazy("sqlite_commits"), "stack": lazy("stack"),
+            "api": lazy("api_economy"), "memory": memory, "restart": restart,
+        }
+        for section in SECTIONS:
+            if section not in wanted:
+                continue
+            print(f"[bench] {section}...", file=sys.stderr, flush=True)
+            t0 = time.perf_counter()
+            figures.extend(runners[section]())
+            seconds[section] = round(time.perf_counter() - t0, 1)
+            print(f"[bench] {section} done in {seconds[section]:.1f} s", file=sys.stderr, flush=True)
+
+    info = machine()
+    print(f"\nThe Number bot benchmarks{' (quick)' if quick else ''}: {info['cpu_model']}, {info['nproc']} CPUs, "
+          f"Python {info['python']}, {info['date']}\n")
+    print(table(figures))
+    total = time.perf_counter() - started
+    print(f"\nTotal {total:.0f} s ({', '.join(f'{k} {v:.0f} s' for k, v in seconds.items())})")
+    if out_path is not None:
+        payload = {"machine": info, "quick": quick, "seconds": seconds,
+                   "figures": {f.key: f.as_json() for f in figures}}
+        out_path.write_text(json.dumps(payload, indent=2, default=str) + "\n", encoding="utf-8")
+        print(f"wrote {out_path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,130 @@
+"""API economy: the REST calls the real bot makes per turn, counted from the fake Discord's request log.
+
+Two timings for 5 players, each a whole game (10 turns), driven like tests/test_discord_play.py (the
+World helper, a fake clock and ``scheduler.fire_due``): all five choose within one second, or they are
+spread over the 60 s timer (one every 10 s, from 5 s on; the 30 s reminder falls between). Two choice
+paths: a DM (answered with a DM) and the modal (button -> modal, submit -> ephemeral ack). Interaction
+callbacks and followups are counted apart: Discord's global 50 requests/s limit does not apply to them.
+"""
+
+import asyncio
+import random
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import FakeClock
+from tests.discord_world import World, eventually, make_world
+from tests.fakediscord import FakeDiscord
+
+from .common import Figure, summary
+
+PLAYERS = ("ana", "ben", "cy", "dee", "eve")
+TURN_SECONDS = 60
+GLOBAL_LIMIT = 50  # requests/s per bot, interaction endpoints excepted
+INTERACTION = re.compile(r"^/(interactions|webhooks)/")
+
+
+def _category(path: str) -> str:
+    return "interaction" if INTERACTION.match(path) else "other"
+
+
+async def _legal(world: World, name: str, rng: random.Random) -> str | None:
+    assert world.bot is not None
+    table = await world.bot.games.table(1)
+    seat = next(s for s in table.record.seats if s.user_id == world.users[name].id)
+    digits = sorted(table.state.available(str(seat.seat)))
+    return "".join(str(rng.choice(digits)) for _ in range(3)) if digits else None
+
+
+async def _choose(world: World, name: str, number: str, path: str) -> None:
+    if path == "dm":
+        await world.dm(name, number)
+    else:
+        result = await world.modal(name, number)
+        assert result.content.startswith(("Locked in", "Changed to")), result.content
+
+
+async def _game(path: str, spread: bool, tmp: Path, rng: random.Random) -> tuple[list[dict[str, int]], list[str]]:
+    fake = FakeDiscord()  # with OpenAPI validation: the counted calls are also checked
+    await fake.start()
+    try:
+        world = await make_world(fake, tmp / f"{path}-{spread}.sqlite3", FakeClock(), names=PLAYERS)
+        world.settings_overrides.update(turn_seconds=TURN_SECONDS, reminder_seconds=30)
+        await world.restart()  # pick up the 60 s timer
+        try:
+            await world.start_game(PLAYERS)
+            await asyncio.sleep(0.2)
+            turns: list[dict[str, int]] = []
+            for index in range(10):
+                reveals = len(world.reveals())
+                mark = len(fake.requests)
+                elapsed = 0.0
+                for i, name in enumerate(PLAYERS):
+                    at = 5.0 + 10.0 * i if spread else 0.2 * i  # seconds into the turn
+                    await world.advance(at - elapsed)
+                    elapsed = at
+                    number = await _legal(world, name, rng)
+                    if number is not None:  # an exhausted player sits out
+                        await _choose(world, name, number, path)
+                if len(world.reveals()) == reveals:  # someone sat out: nothing more to wait for but time
+                    await world.advance(3)
+                await eventually(lambda n=reveals: len(world.reveals()) > n, timeout=10, what="the reveal")
+                if index < 9:  # the next turn's status message ends this turn's calls
+                    await world.wait_status(f"Turn {(index + 1) % 5 + 1} of 5")
+                await asyncio.sleep(0.1)  # let the last call of the turn land
+                counts = {"interaction": 0, "other": 0, "modal_open": 0}
+                for request in fake.requests[mark:]:
+                    counts[_category(request.path)] += 1
+                    counts["modal_open"] += isinstance(request.json, dict) and request.json.get("type") == 9
+                counts["total"] = counts["interaction"] + counts["other"]
+                turns.append(counts)
+            return turns, list(fake.violations)
+        finally:
+            await world.stop_bot()
+    finally:
+        await fake.stop()
+
+
+async def _run(quick: bool) -> tuple[list[Figure], dict[str, Any]]:
+    rng = random.Random(11)
+    n = len(PLAYERS)
+    figures: list[Figure] = []
+    details: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-api-") as tmp:
+        for path in ("dm", "modal"):
+            for spread in (False, True):
+                turns, violations = await _game(path, spread, Path(tmp), rng)
+                name = f"{path}_{'spread' if spread else 'burst'}"
+                details[name] = {"per_turn": turns, "fake_violations": violations[:5]}
+                # The target counts the bot's answers: a modal choice also needs Discord's button -> modal
+                # callback first, which is the protocol's, not a message; it is reported but not counted.
+                totals = [t["total"] - t["modal_open"] for t in turns]
+                others = [t["other"] for t in turns]
+                inter = [t["interaction"] for t in turns]
+                limit = 2 * n + 3 if spread else n + 4
+                worst = max(totals)
+                what = "spread over the 60 s timer" if spread else "all within one second"
+                figures.append(Figure(
+                    f"api_calls_per_turn_{name}", f"API: REST calls per turn, {path} choices, {what}"
+                    + (" (modal openings excluded)" if path == "modal" else ""), "calls",
+                    summary(totals), f"<= {limit} (max over turns)", worst <= limit,
+                    f"interaction callbacks {summary(inter)['median']:.0f} (modal openings {turns[1]['modal_open']}),"
+                    f" other {summary(others)['median']:.0f}"
+                    f" (median); worst turn {worst}",
+                    {"interaction_callbacks": summary(inter), "other_rest": summary(others)}))
+                per_turn_other = max(others)
+                for seconds in (60, 120):
+                    games = GLOBAL_LIMIT * seconds / per_turn_other
+                    figures.append(Figure(
+                        f"api_max_games_{name}_{seconds}s", f"API: concurrent games under 50 req/s, {path}, {what},"
+                        f" {seconds} s turns", "games", summary([games]),
+                        note=f"50 x {seconds} / {per_turn_other} non-interaction calls (worst turn)"))
+    return figures, details
+
+
+def run(quick: bool = False) -> list[Figure]:
+    figures, details = asyncio.run(_run(quick))
+    figures[0].extra["turns"] = details
+    return figures
