@@ -48,8 +48,11 @@ PERIOD_CODES: dict[str, Period] = {"a": "all", "m": "month", "w": "week"}
 
 
 async def lang(interaction: Interaction) -> str:
-    """The language to answer ``interaction`` in: the ONE place this cog decides it (async, so a server
-    override read from the store, e.g. ``Languages.for_user``, can replace it)."""
+    """The language to answer ``interaction`` in: the ONE place this cog decides it. The game cog's
+    Languages knows the server's forced language (/thenumber language); without it, the user's own."""
+    game_cog = interaction.client.get_cog("TheNumber")  # type: ignore[attr-defined]
+    if game_cog is not None:
+        return await game_cog.languages.for_user(interaction)  # type: ignore[no-any-return]
     return language_of(str(interaction.locale) if interaction.locale else None)
 
 
