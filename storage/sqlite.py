@@ -34,19 +34,22 @@ from .base import (
     UnknownGame,
     WrongStatus,
 )
+from .connection import ConnectionHolder
 from .migrations import check_version, load_migrations
 
 _OPEN = "('lobby', 'running')"
 
 
-class SQLiteStore:
+class SQLiteStore(ConnectionHolder):
     """One aiosqlite connection; an asyncio lock keeps each transaction whole."""
+
+    what = "the store"
 
     def __init__(self, path: str | Path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL") -> None:
         self.path = str(path)
         self.busy_timeout_ms = busy_timeout_ms
         self.synchronous = synchronous
-        self._db: aiosqlite.Connection | None = None
+        super().__init__()
         self._lock = asyncio.Lock()
 
     # Life cycle ---------------------------------------------------------------------------------
@@ -65,24 +68,6 @@ class SQLiteStore:
         except BaseException:
             await self.close()
             raise
-
-    async def close(self) -> None:
-        if self._db is not None:
-            await self._db.close()
-            self._db = None
-
-    async def __aenter__(self) -> "SQLiteStore":
-        await self.open()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
-    @property
-    def db(self) -> aiosqlite.Connection:
-        if self._db is None:
-            raise RuntimeError("the store is not open")
-        return self._db
 
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:

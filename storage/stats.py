@@ -36,6 +36,7 @@ from typing import Any, Literal
 import aiosqlite
 
 from .base import SeatRecord
+from .connection import ConnectionHolder
 
 RankBy = Literal["wins", "rate", "average"]
 REFRESH_BATCH = 500
@@ -140,13 +141,15 @@ _RANK_KEYS: dict[str, Callable[[tuple[int, int, int, float]], float]] = {
 _COLUMNS = ("game_id, seat, guild_id, user_id, finished_at, final_score, won, played, approved, numbers")
 
 
-class SQLiteStats:
+class SQLiteStats(ConnectionHolder):
+    what = "the statistics connection"
+
     def __init__(self, path: str | Path, summarise: Summariser, kind: str, *, busy_timeout_ms: int = 10_000) -> None:
         self.path = str(path)
         self.summarise = summarise
         self.kind = kind
         self.busy_timeout_ms = busy_timeout_ms
-        self._db: aiosqlite.Connection | None = None
+        super().__init__()
         self._lock = asyncio.Lock()  # one refresh/transaction at a time on this connection
         self._checked: dict[int | None, float] = {}  # guild -> every game finished before this has results
 
@@ -160,24 +163,6 @@ class SQLiteStats:
         await db.execute("PRAGMA cache_size = -32768")
         await db.execute("PRAGMA mmap_size = 268435456")
         self._db = db
-
-    async def close(self) -> None:
-        if self._db is not None:
-            await self._db.close()
-            self._db = None
-
-    async def __aenter__(self) -> "SQLiteStats":
-        await self.open()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
-    @property
-    def db(self) -> aiosqlite.Connection:
-        if self._db is None:
-            raise RuntimeError("the statistics connection is not open")
-        return self._db
 
     # The cache ----------------------------------------------------------------------------------
     async def refresh(self, guild_id: int | None = None, *, every_guild: bool = False) -> int:
