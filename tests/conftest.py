@@ -2,11 +2,18 @@
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from storage.sqlite import SQLiteStore
-from tests.fakediscord.fixtures import fake_discord  # noqa: F401  (the local fake Discord, for every test)
+from tests.fakediscord import FakeDiscord
+
+# The local fake Discord's fixture (fake_discord), for every test.
+pytest_plugins = ["tests.fakediscord.fixtures"]
+
+if TYPE_CHECKING:
+    from tests.discord_world import World
 
 
 class FakeClock:
@@ -36,3 +43,16 @@ async def store(db_path: Path) -> AsyncIterator[SQLiteStore]:
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
+
+
+@pytest.fixture
+async def world(fake_discord: FakeDiscord, db_path: Path, clock: FakeClock,
+                request: pytest.FixtureRequest) -> AsyncIterator["World"]:
+    """The real bot in process against the fake Discord, with users ana..eve in one server's #general.
+    ``@pytest.mark.dm_blocked("cy")`` makes those users refuse DMs."""
+    from tests.discord_world import make_world  # imported late: it imports this module
+
+    marker = request.node.get_closest_marker("dm_blocked")
+    started = await make_world(fake_discord, db_path, clock, blocked=tuple(marker.args) if marker else ())
+    yield started
+    await started.stop_bot()

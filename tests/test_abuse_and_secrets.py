@@ -3,21 +3,11 @@
 import asyncio
 import logging
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
-from tests.conftest import FakeClock
-from tests.discord_world import World, eventually, make_world
-from tests.fakediscord import FakeDiscord, SimulationError
-
-
-@pytest.fixture
-async def world(fake_discord: FakeDiscord, db_path: Path, clock: FakeClock) -> AsyncIterator[World]:
-    w = await make_world(fake_discord, db_path, clock)
-    yield w
-    await w.stop_bot()
+from tests.discord_world import World, eventually
+from tests.fakediscord import SimulationError
 
 
 async def test_outsiders_and_other_games_cannot_act(world: World) -> None:

@@ -1,20 +1,11 @@
 """The lobby on Discord: start, join, leave, start, cancel, DMs, permissions, one game per channel."""
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
-from tests.conftest import FakeClock
-from tests.discord_world import World, eventually, make_world
-from tests.fakediscord import FakeDiscord
+from tests.discord_world import World, eventually
 
-
-@pytest.fixture
-async def world(fake_discord: FakeDiscord, db_path: Path, clock: FakeClock) -> AsyncIterator[World]:
-    w = await make_world(fake_discord, db_path, clock, blocked=("cy",))
-    yield w
-    await w.stop_bot()
+pytestmark = pytest.mark.dm_blocked("cy")
 
 
 async def test_start_posts_a_lobby_with_buttons(world: World) -> None:

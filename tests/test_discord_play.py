@@ -1,7 +1,6 @@
 """Playing on Discord: DM and modal choices, refusals, reveals, a whole game, /score, /digits, timers."""
 
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -11,12 +10,7 @@ from tests.discord_world import World, eventually, make_world
 from tests.fakediscord import FakeDiscord
 from tests.reference_scorer import score_game
 
-
-@pytest.fixture
-async def world(fake_discord: FakeDiscord, db_path: Path, clock: FakeClock) -> AsyncIterator[World]:
-    w = await make_world(fake_discord, db_path, clock, blocked=("eve",))
-    yield w
-    await w.stop_bot()
+pytestmark = pytest.mark.dm_blocked("eve")
 
 
 async def test_dm_choice_is_acknowledged_changed_and_refused_with_reasons(world: World) -> None:

@@ -1,20 +1,8 @@
 """Restarts: the bot is stopped mid-game and started again on the same database."""
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-
-from tests.conftest import FakeClock
-from tests.discord_world import World, eventually, make_world
-from tests.fakediscord import FakeDiscord
 
 
-@pytest.fixture
-async def world(fake_discord: FakeDiscord, db_path: Path, clock: FakeClock) -> AsyncIterator[World]:
-    w = await make_world(fake_discord, db_path, clock)
-    yield w
-    await w.stop_bot()
+from tests.discord_world import World, eventually
 
 
 async def test_restart_in_the_middle_of_a_turn_keeps_everything(world: World) -> None:

@@ -4,25 +4,15 @@ import asyncio
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
-
-from tests.conftest import FakeClock
-from tests.discord_world import World, eventually, make_world
-from tests.fakediscord import FakeDiscord
+from tests.discord_world import World, eventually
 
 
 def posts_in(world: World) -> str:
     return rf"^/channels/{world.general.id}/messages$"
 
 
-@pytest.fixture
-async def world(fake_discord: FakeDiscord, db_path: Path, clock: FakeClock) -> AsyncIterator[World]:
-    w = await make_world(fake_discord, db_path, clock)
-    yield w
-    await w.stop_bot()
 
 
 def fast_retries(world: World) -> None:
