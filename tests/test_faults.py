@@ -98,7 +98,7 @@ def hold_database_lock(path: Path, seconds: float, locked: threading.Event) -> N
 async def test_a_locked_database_makes_the_bot_wait_not_lose_the_choice(world: World) -> None:
     await world.start_game(("ana", "ben", "cy"))
     locked = threading.Event()
-    holder = threading.Thread(target=hold_database_lock, args=(world.db_path, 2.5, locked))
+    holder = threading.Thread(target=hold_database_lock, args=(world.db_path, 3.5, locked))
     holder.start()
     await asyncio.to_thread(locked.wait)
     started = time.monotonic()
