@@ -13,6 +13,7 @@ import random
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 from bot.services.thenumber import TheNumberService, phase_of
 from storage.sqlite import SQLiteStore
@@ -23,7 +24,7 @@ SEATS = ("0", "1", "2", "3", "4")
 
 
 def generate(path: Path, games: int, seed: int = 3) -> Path:
-    asyncio.run(_migrate(path))
+    asyncio.run(migrate(path))
     rng = random.Random(seed)
     now = time.time()
     game_rows, seat_rows, action_rows = [], [], []
@@ -51,13 +52,7 @@ def generate(path: Path, games: int, seed: int = 3) -> Path:
     db = sqlite3.connect(path, isolation_level=None)
     try:
         db.execute("BEGIN")
-        db.executemany("INSERT INTO games (id, kind, guild_id, channel_id, host_id, status, options, phase, deadline,"
-                       " lobby_message_id, status_message_id, announced_phase, end_reason, created_at, updated_at)"
-                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", game_rows)
-        db.executemany("INSERT INTO seats (game_id, seat, user_id, name, ai_level, state, joined_at)"
-                       " VALUES (?, ?, ?, ?, ?, ?, ?)", seat_rows)
-        db.executemany("INSERT INTO actions (game_id, seq, phase, kind, seat, payload, at)"
-                       " VALUES (?, ?, ?, ?, ?, ?, ?)", action_rows)
+        insert_games(db, game_rows, seat_rows, action_rows)
         db.execute("COMMIT")
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
@@ -66,7 +61,20 @@ def generate(path: Path, games: int, seed: int = 3) -> Path:
     return path
 
 
-async def _migrate(path: Path) -> None:
+def insert_games(db: sqlite3.Connection, game_rows: list[tuple[Any, ...]], seat_rows: list[tuple[Any, ...]],
+                 action_rows: list[tuple[Any, ...]]) -> None:
+    """Bulk-write games, seats and actions in the store's own row shapes (inside the caller's transaction)."""
+    db.executemany("INSERT INTO games (id, kind, guild_id, channel_id, host_id, status, options, phase, deadline,"
+                   " lobby_message_id, status_message_id, announced_phase, end_reason, created_at, updated_at)"
+                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", game_rows)
+    db.executemany("INSERT INTO seats (game_id, seat, user_id, name, ai_level, state, joined_at)"
+                   " VALUES (?, ?, ?, ?, ?, ?, ?)", seat_rows)
+    db.executemany("INSERT INTO actions (game_id, seq, phase, kind, seat, payload, at)"
+                   " VALUES (?, ?, ?, ?, ?, ?, ?)", action_rows)
+
+
+async def migrate(path: Path) -> None:
+    """An empty database with the project's schema, made by the store's own migrations."""
     async with SQLiteStore(path):
         pass
 

@@ -24,11 +24,12 @@ import time
 from pathlib import Path
 
 from bot.games.thenumber import rules
-from bot.games.thenumber.engine import new_game, play_turn
 from bot.services.thenumber_stats import period_start, summarise
 from storage.base import SeatRecord
-from storage.sqlite import SQLiteStore
 from storage.stats import LEADERBOARD_SQL, FinishedGame, SQLiteStats
+
+from .dbgen import insert_games, migrate
+from .engine import random_game
 
 GUILD, OTHER_GUILD = 1, 2
 PLAYERS = 3_000
@@ -37,28 +38,13 @@ NOW = 1_800_000_000.0
 YEAR = 365 * 86_400.0
 
 
-def random_script(rng: random.Random, seats: int) -> list[dict[str, str]]:
-    keys = [str(s) for s in range(seats)]
-    state = new_game(keys)
-    turns = []
-    while not state.finished:
-        numbers = {}
-        for key in keys:
-            free = sorted(state.available(key))
-            if free:
-                numbers[key] = "".join(str(rng.choice(free)) for _ in range(3))
-        state, _ = play_turn(state, numbers)
-        turns.append(numbers)
-    return turns
-
-
 def build(path: Path, games: int, seed: int = 11) -> None:
-    asyncio.run(_migrate(path))
+    asyncio.run(migrate(path))
     rng = random.Random(seed)
     scripts = []
     for _ in range(SCRIPTS):
         seats = rng.randint(rules.MIN_SEATS, rules.MAX_SEATS)
-        turns = random_script(rng, seats)
+        turns = random_game(rng, tuple(str(s) for s in range(seats)))
         template = FinishedGame(0, None, 0, 0.0, tuple(SeatRecord(s, None, "x") for s in range(seats)), tuple(turns))
         scripts.append((seats, [json.dumps({"numbers": t}) for t in turns], summarise(template)))
     game_rows, seat_rows, action_rows, result_rows = [], [], [], []
@@ -86,24 +72,13 @@ def build(path: Path, games: int, seed: int = 11) -> None:
     try:
         db.execute("PRAGMA synchronous = OFF")
         db.execute("BEGIN")
-        db.executemany("INSERT INTO games (id, kind, guild_id, channel_id, host_id, status, options, phase, deadline,"
-                       " lobby_message_id, status_message_id, announced_phase, end_reason, created_at, updated_at)"
-                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", game_rows)
-        db.executemany("INSERT INTO seats (game_id, seat, user_id, name, ai_level, state, joined_at)"
-                       " VALUES (?, ?, ?, ?, ?, ?, ?)", seat_rows)
-        db.executemany("INSERT INTO actions (game_id, seq, phase, kind, seat, payload, at)"
-                       " VALUES (?, ?, ?, ?, ?, ?, ?)", action_rows)
+        insert_games(db, game_rows, seat_rows, action_rows)
         db.executemany("INSERT INTO game_results (game_id, seat, guild_id, user_id, finished_at, final_score, won,"
                        " played, approved, numbers) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", result_rows)
         db.execute("COMMIT")
         db.execute("ANALYZE")
     finally:
         db.close()
-
-
-async def _migrate(path: Path) -> None:
-    async with SQLiteStore(path):
-        pass
 
 
 async def timed(call, repeats: int) -> tuple[float, object]:  # type: ignore[no-untyped-def]

@@ -4,7 +4,7 @@ Nothing here knows The Number: a game is a kind, a channel, seats, options, a ph
 append-only list of actions (``choose`` with a secret value, ``resolve`` with what was revealed).
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -157,7 +157,3 @@ def pending_choices(record: GameRecord) -> dict[int, Mapping[str, Any]]:
         if action.kind == "choose" and action.phase == record.phase and action.seat is not None:
             latest[action.seat] = action.payload
     return latest
-
-
-def resolutions(record: GameRecord) -> Sequence[ActionRecord]:
-    return [a for a in record.actions if a.kind == "resolve"]

@@ -29,7 +29,7 @@ async def test_outsiders_and_other_games_cannot_act(world: World) -> None:
     opened_modal = await (await world.users["ben"].click(world.status_message(), "Choose secretly")).wait()
     with pytest.raises(SimulationError):
         await world.users["ana"].submit_modal(opened_modal, {"number": "123"})
-    # the lobby of a running game refuses late joiners
+    # an outsider cannot use the host's controls on this game either
     kicked = await (await world.users["eve"].slash(world.general, "thenumber kick", player=world.users["ana"])).wait()
     assert kicked.ephemeral and "Only the host" in kicked.content
 

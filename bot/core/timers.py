@@ -36,10 +36,6 @@ class Scheduler:
     def is_scheduled(self, key: Hashable) -> bool:
         return key in self._timers
 
-    def when(self, key: Hashable) -> float | None:
-        timer = self._timers.get(key)
-        return None if timer is None else timer.when
-
     def cancel(self, key: Hashable) -> None:
         timer = self._timers.pop(key, None)
         if timer is not None and timer.task is not asyncio.current_task():

@@ -8,7 +8,7 @@ import discord
 
 from bot.games.thenumber import rules
 from bot.games.thenumber.check import SeatResult, Status
-from bot.games.thenumber.engine import GameState, TurnOutcome
+from bot.games.thenumber.engine import GameState
 from bot.i18n import t
 from bot.services.thenumber import Table, TurnReport, seat_key
 from cogs.seats import safe_name, seat_style
@@ -223,8 +223,3 @@ def rules_embed(lang: str) -> discord.Embed:
     embed.add_field(name=t("rules.bonus_title", lang), value=bonus, inline=False)
     return embed
 
-
-def outcome_summary(outcome: TurnOutcome) -> str:
-    """A one-line plain-text summary (for logs at DEBUG and notifications)."""
-    approved = sum(r.status is Status.APPROVED for r in outcome.results.values())
-    return f"round {outcome.round} turn {outcome.turn}: {approved} approved"
