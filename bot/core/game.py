@@ -1,0 +1,135 @@
+"""The game protocol: what the core needs from a game, and nothing about any one game.
+
+Pure (no discord, asyncio or sqlite; the purity test walks it). A game is one object, ``GAME``, in its
+package ``bot/games/<key>/game.py``; the bot is handed an explicit tuple of them (``bot.games.GAMES``).
+
+The core runs every game with one sequence: ``prompt(state)`` says who may act now and how; the players'
+actions (or a chance draw, or the rules' default for who did not act in time) form a ``Step`` that
+``apply`` turns into the next state and an event; ``view`` gives what one seat, or the whole table, may
+see. Seats are numbered 0..n-1 in seating order. Actions are small JSON-able mappings, so a step can be
+stored in the log as it is and folded again: folding the same steps from the same seed gives the same game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any, Generic, Protocol, TypeVar
+
+Seat = int
+Action = Mapping[str, Any]
+# What one step applies: each acting seat's action; the key None is chance (a die, a card drawn).
+# Stored in the log as JSON, where the seat keys become strings; the core turns them back into ints.
+Step = Mapping[Seat | None, Action]
+
+S = TypeVar("S")  # the engine's state
+V = TypeVar("V", covariant=True)  # a view of it
+E = TypeVar("E", covariant=True)  # what a step made public
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """What the current step asks, of whom.
+
+    ``sealed``: the seats submit privately, may change their mind, and the step is applied when all are
+    in (or the deadline passes). Not sealed: the first (only) seat's action is applied at once.
+    ``chance``: nobody chooses; the core draws the outcome with ``Game.chance`` and records it.
+    ``kind`` names the input ("number", "place", "declare", "pick", "move"), for the presenter.
+    """
+
+    seats: frozenset[Seat]
+    kind: str
+    sealed: bool = False
+    chance: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A table option of ``start`` (after python-chess's engine options): its type follows ``default``."""
+
+    name: str
+    default: int | bool | str
+    min: int | None = None
+    max: int | None = None
+    choices: tuple[str, ...] = ()
+    # seat counts for which the option may be on (Binomial's "in the same boat": 6-7 only)
+    seats: range | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A finished (or stopped) game's outcome; ``extra`` holds per-seat figures for the stats, as JSON."""
+
+    scores: Mapping[Seat, int]
+    winners: frozenset[Seat]
+    extra: Mapping[Seat, Mapping[str, Any]] = field(default_factory=dict)
+
+
+class RuleError(Exception):
+    """A request the rules refuse, changing nothing.
+
+    ``str()`` is the English sentence a player reads ("token 4 cannot move: every square ahead is
+    taken"); ``key`` names it in the game's message area (``<game>.error.<key>``) and ``values`` fill it,
+    so a front end can say it in another language.
+    """
+
+    def __init__(self, message: str, key: str = "rule", **values: Any) -> None:
+        self.key, self.values = key, values
+        super().__init__(message)
+
+
+class Game(Protocol, Generic[S, V, E]):
+    key: str  # "thenumber": games.kind, the command group, the message area
+    title: str  # "The Number"
+    seats: range  # how many seats a table may have
+    options: tuple[Option, ...]
+    ai_levels: tuple[str, ...]
+
+    def setup(self, seats: int, options: Mapping[str, Any], seed: int) -> S:
+        """A new game; ``seed`` fixes every random draw the rules make (first player, deck)."""
+        ...
+
+    def prompt(self, state: S) -> Prompt | None:
+        """What the current step asks; None when the game is over."""
+        ...
+
+    def legal(self, state: S, seat: Seat) -> Sequence[Action] | None:
+        """Every action ``seat`` may take now, in a stable order; None when there are too many to list."""
+        ...
+
+    def parse(self, state: S, seat: Seat, text: str) -> Action:
+        """Typed input (a DM, a modal) as a canonical action, or RuleError."""
+        ...
+
+    def check(self, state: S, seat: Seat, action: Action) -> Action:
+        """The canonical form of ``action`` if ``seat`` may take it now, else RuleError."""
+        ...
+
+    def chance(self, state: S, rng: Random) -> Action:
+        """The outcome of a chance step (only when ``prompt(state).chance``)."""
+        ...
+
+    def apply(self, state: S, step: Step) -> tuple[S, E]:
+        """The next state and what the step made public; never mutates ``state``. RuleError if illegal."""
+        ...
+
+    def timeout(self, state: S, missing: frozenset[Seat]) -> Step:
+        """The rules' default actions for the awaited seats in ``missing`` when the deadline passes.
+
+        The core merges them with the actions already in (a sealed step's drafts). A seat left out of the
+        result takes no part in the step (The Number's missing player).
+        """
+        ...
+
+    def view(self, state: S, seat: Seat | None) -> V:
+        """What ``seat`` may see (None: the table, what everyone may see)."""
+        ...
+
+    def result(self, state: S) -> Result | None:
+        """Scores and winners once the game is over (None before)."""
+        ...
+
+    def ai(self, view: V, seat: Seat, level: str, rng: Random) -> Action:
+        """An AI seat's action, from that seat's own view only."""
+        ...
