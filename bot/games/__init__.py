@@ -1,0 +1,25 @@
+"""The games the bot plays: an explicit tuple, handed to the bot (no plug-in discovery)."""
+
+from typing import Any
+
+from bot.core.game import Game
+
+from .thenumber import game as thenumber
+
+GAMES: tuple[Game[Any, Any, Any], ...] = (thenumber.GAME,)
+
+
+class UnknownGame(LookupError):
+    """A game key that is not in the tuple (a typo on the command line, a foreign export)."""
+
+    def __init__(self, key: object, games: tuple[Game[Any, Any, Any], ...] = GAMES) -> None:
+        self.key = key
+        super().__init__(f"no game {key!r}; the games are: {', '.join(g.key for g in games)}")
+
+
+def game_for(key: str, games: tuple[Game[Any, Any, Any], ...] = GAMES) -> Game[Any, Any, Any]:
+    """The game whose key is ``key``, or :class:`UnknownGame`."""
+    for game in games:
+        if game.key == key:
+            return game
+    raise UnknownGame(key, games)

@@ -1,0 +1,161 @@
+"""The Number on the game protocol (``bot.core.game``): a thin adapter over the engine, which stays as it is.
+
+Seats are the protocol's ints 0..n-1; inside, the engine names each player ``str(seat)``. A turn is one
+sealed ``number`` step awaiting every seat that still has a digit; the step's numbers are played as the
+table plays them (a seat absent from the step is missing; a number using a crossed-off digit is invalid).
+The seats' pending numbers never reach the table's view: only ``view(state, seat)`` holds that seat's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any
+
+from bot.core.game import Action, Game, Option, Prompt, Result, RuleError, Seat, Step
+
+from . import ai, rules
+from .check import Status
+from .engine import GameState, PublicView, TurnOutcome, new_game, play_turn, public_view, validate_choice
+from .errors import BadSeating, GameOver, MalformedNumber, NotSeated, SitsOut, TheNumberError, UnavailableDigit
+
+KIND = "number"  # the prompt's kind: the presenter asks for a three-digit number
+FIELD = "number"  # the one key of an action: {"number": "513"}
+
+# The bounds of /thenumber start's turn_seconds (cogs/thenumber/cog.py) and of Settings.turn_seconds.
+TURN_SECONDS = Option("turn_seconds", default=120, min=15, max=3600)
+
+
+# The engine's typed errors, each also a RuleError: the core catches RuleError, while the presenter (and
+# bot/games/thenumber/messages.py refusal) keeps telling them apart by their own type.
+_AS_RULE_ERROR: dict[type[TheNumberError], type[RuleError]] = {
+    kind: type(kind.__name__, (RuleError, kind), {"__module__": __name__, "__qualname__": kind.__name__})
+    for kind in (MalformedNumber, UnavailableDigit, NotSeated, SitsOut, GameOver, BadSeating)
+}
+
+
+def refused(error: TheNumberError) -> RuleError:
+    """``error`` as a RuleError of the same engine type: key = its code, values = its fields."""
+    if isinstance(error, RuleError):
+        return error
+    kind = _AS_RULE_ERROR.get(type(error))
+    if kind is None:
+        return RuleError(str(error), error.code, **vars(error))
+    copy = kind.__new__(kind, *error.args)
+    copy.__dict__.update(vars(error))
+    copy.key, copy.values = error.code, dict(vars(error))
+    return copy
+
+
+def _bad_action(action: Any) -> RuleError:
+    return RuleError(f"an action of The Number is {{{FIELD!r}: '{rules.EXAMPLE_NUMBER}'}}, not {action!r}",
+                     "bad_action")
+
+
+def player(seat: Seat) -> str:
+    """The engine's name for ``seat`` (bot/services/thenumber.py seat_key says the same)."""
+    return str(seat)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat sees: the table's view, plus the number it has chosen this turn (if any)."""
+
+    table: PublicView
+    seat: Seat
+    pending: str | None = field(default=None, repr=False)  # kept out of log lines, as GameState does
+
+    def secrets(self) -> tuple[str, ...]:
+        """What this seat may see and the table may not (the conformance test looks for leaks of it)."""
+        return () if self.pending is None else (self.pending,)
+
+
+def table_of(view: PublicView | SeatView) -> PublicView:
+    return view.table if isinstance(view, SeatView) else view
+
+
+class TheNumber:
+    key = rules.GAME_KEY
+    title = "The Number"
+    seats = range(rules.MIN_SEATS, rules.MAX_SEATS + 1)
+    options = (TURN_SECONDS,)
+    ai_levels = ai.LEVELS
+
+    def setup(self, seats: int, options: Mapping[str, Any], seed: int) -> GameState:
+        """A new game; The Number draws nothing, so ``seed`` changes nothing."""
+        try:
+            return new_game([player(s) for s in range(seats)])
+        except TheNumberError as error:
+            raise refused(error) from None
+
+    def prompt(self, state: GameState) -> Prompt | None:
+        if state.finished:
+            return None
+        # Every seat may be exhausted on a round's last turn: an empty sealed step, applied at once.
+        awaited = frozenset(int(p) for p in state.players if not state.is_exhausted(p))
+        return Prompt(awaited, KIND, sealed=True)
+
+    def legal(self, state: GameState, seat: Seat) -> None:
+        return None  # up to 1000 numbers: typed, then parsed
+
+    def parse(self, state: GameState, seat: Seat, text: str) -> Action:
+        try:
+            return {FIELD: validate_choice(state, player(seat), text)}
+        except TheNumberError as error:
+            raise refused(error) from None
+
+    def check(self, state: GameState, seat: Seat, action: Action) -> Action:
+        if not isinstance(action, Mapping) or set(action) != {FIELD} or not isinstance(action[FIELD], str):
+            raise _bad_action(action)
+        return self.parse(state, seat, action[FIELD])
+
+    def chance(self, state: GameState, rng: Random) -> Action:
+        raise RuleError("The Number has no chance steps", "no_chance")
+
+    def apply(self, state: GameState, step: Step) -> tuple[GameState, TurnOutcome]:
+        numbers: dict[str, str] = {}
+        for seat, action in step.items():
+            if seat is None:
+                raise RuleError("The Number has no chance steps", "no_chance")
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state.players):
+                raise refused(NotSeated(str(seat)))
+            if not isinstance(action, Mapping) or set(action) != {FIELD} or not isinstance(action[FIELD], str):
+                raise _bad_action(action)
+            numbers[player(seat)] = action[FIELD]
+        try:
+            return play_turn(state, numbers)
+        except TheNumberError as error:
+            raise refused(error) from None
+
+    def timeout(self, state: GameState, missing: frozenset[Seat]) -> Step:
+        return {}  # whoever has not chosen is missing this turn
+
+    def view(self, state: GameState, seat: Seat | None) -> PublicView | SeatView:
+        table = public_view(state)
+        if seat is None:
+            return table
+        return SeatView(table, seat, state.pending.get(player(seat)))
+
+    def result(self, state: GameState) -> Result | None:
+        if not state.finished:
+            return None
+        scores = state.final_scores()
+        winners = set(state.winners())
+        extra: dict[Seat, dict[str, Any]] = {}
+        for p in state.players:
+            played = [outcome.results[p] for outcome in state.history]
+            numbers = [r.number for r in played if r.number is not None]
+            extra[int(p)] = {"played": len(numbers), "approved": sum(r.status is Status.APPROVED for r in played),
+                             "numbers": numbers}
+        return Result({int(p): scores[p] for p in state.players}, frozenset(int(p) for p in winners), extra)
+
+    def ai(self, view: PublicView | SeatView, seat: Seat, level: str, rng: Random) -> Action:
+        """An AI seat's number, from the public part of its view only (as bot/games/thenumber/ai.py wants)."""
+        try:
+            return {FIELD: ai.choose_number(table_of(view), player(seat), level, rng)}
+        except TheNumberError as error:
+            raise refused(error) from None
+
+
+GAME: Game[GameState, PublicView | SeatView, TurnOutcome] = TheNumber()
