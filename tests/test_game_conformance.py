@@ -38,7 +38,7 @@ from bot.core.fold import (
     step_from_json,
     step_to_json,
 )
-from bot.core.game import Action, Game, Seat
+from bot.core.game import Action, Game, Option, Prompt, Result, RuleError, Seat
 from bot.games import GAMES, game_for
 
 SEEDS = (1, 2, 3)
@@ -185,7 +185,7 @@ def check_game(game: AnyGame, seats: int, seed: int, policy: Sequence[SeatPolicy
     # The export, through JSON, folds back to the live game.
     exported = json.loads(json.dumps(envelope(game.key, names(seats), {}, seed, steps)))
     assert exported["steps"] == steps
-    assert snapshot(fold_envelope(exported, GAMES)) == snapshot(final)
+    assert snapshot(fold_envelope(exported, (game,))) == snapshot(final)
     folded, folded_events = fold(game, seats, {}, seed, exported["steps"])
     assert snapshot(folded) == snapshot(final) and snapshot(folded_events) == snapshot(events)
     upto = len(steps) // 2
@@ -194,7 +194,9 @@ def check_game(game: AnyGame, seats: int, seed: int, policy: Sequence[SeatPolicy
 
     # The same seed (and the same players) give the same game.
     replayed, replayed_final = playout(game, seats, {}, seed, policy, random.Random(seed))
-    assert replayed == steps and snapshot(replayed_final) == snapshot(final)
+    assert replayed == steps and snapshot(replayed_final) == snapshot(final), \
+        f"{game.key}: the same seed gave another game"
+
 
 
 def seat_counts(game: AnyGame) -> list[int]:
@@ -284,3 +286,147 @@ def test_the_snapshot_sees_a_change_deep_inside() -> None:
     before = snapshot(inner)
     inner["a"].append(3)
     assert snapshot(inner) != before
+
+
+# The test tested: a toy game with chance, open steps, legal lists and a secret per seat passes it, and
+# each way of breaking the contract fails it. (The Number has none of chance, open steps or listed moves.)
+@dataclasses.dataclass(frozen=True)
+class ToyState:
+    positions: list[int]  # a list on purpose: the mutating variant below changes it in place
+    words: tuple[str, ...]  # each seat's secret word
+    mover: int = 0
+    roll: int | None = None
+    steps: int = 0
+
+
+@dataclasses.dataclass(frozen=True)
+class ToyView:
+    positions: tuple[int, ...]
+    roll: int | None
+    word: str | None = dataclasses.field(default=None, repr=False)
+
+    def secrets(self) -> tuple[str, ...]:
+        return () if self.word is None else (self.word,)
+
+
+class Toy:
+    """Roll a die (1-3), then the mover advances by it or stays; first to 6 wins, 40 steps at most."""
+
+    key, title, seats, ai_levels = "toy", "Toy", range(2, 4), ("easy",)
+    options = (Option("turn_seconds", 60, 15, 3600),)
+
+    def setup(self, seats: int, options: Mapping[str, Any], seed: int) -> ToyState:
+        rng = random.Random(seed)
+        return ToyState([0] * seats, tuple(f"word{rng.randrange(10**9)}x{s}" for s in range(seats)))
+
+    def _over(self, state: ToyState) -> bool:
+        return max(state.positions) >= 6 or state.steps >= 40
+
+    def prompt(self, state: ToyState) -> Any:
+        if self._over(state):
+            return None
+        if state.roll is None:
+            return Prompt(frozenset(), "roll", chance=True)
+        return Prompt(frozenset({state.mover}), "move")
+
+    def legal(self, state: ToyState, seat: Seat) -> list[Action]:
+        return [{"move": 0}, {"move": state.roll}]
+
+    def parse(self, state: ToyState, seat: Seat, text: str) -> Action:
+        return self.check(state, seat, {"move": int(text)})
+
+    def check(self, state: ToyState, seat: Seat, action: Action) -> Action:
+        if seat != state.mover or state.roll is None or dict(action) not in self.legal(state, seat):
+            raise RuleError(f"not a move: {action}")
+        return dict(action)
+
+    def chance(self, state: ToyState, rng: random.Random) -> Action:
+        return {"die": rng.randint(1, 3)}
+
+    def apply(self, state: ToyState, step: Mapping[Any, Action]) -> tuple[ToyState, Any]:
+        if self._over(state):
+            raise RuleError("over")
+        if state.roll is None:
+            die = step[None]["die"]
+            return dataclasses.replace(state, roll=die, steps=state.steps + 1), ("rolled", die)
+        move = step.get(state.mover, {"move": 0})["move"]
+        if move not in (0, state.roll):
+            raise RuleError("bad move")
+        positions = list(state.positions)
+        positions[state.mover] += move
+        return (ToyState(positions, state.words, (state.mover + 1) % len(positions), None, state.steps + 1),
+                ("moved", state.mover, move))
+
+    def timeout(self, state: ToyState, missing: frozenset[Seat]) -> Mapping[Any, Action]:
+        return {s: {"move": 0} for s in missing}
+
+    def view(self, state: ToyState, seat: Seat | None) -> ToyView:
+        return ToyView(tuple(state.positions), state.roll, None if seat is None else state.words[seat])
+
+    def result(self, state: ToyState) -> Any:
+        if not self._over(state):
+            return None
+        best = max(state.positions)
+        return Result(dict(enumerate(state.positions)),
+                      frozenset(s for s, p in enumerate(state.positions) if p == best))
+
+    def ai(self, view: ToyView, seat: Seat, level: str, rng: random.Random) -> Action:
+        return {"move": view.roll}
+
+
+class MutatingToy(Toy):
+    def apply(self, state: ToyState, step: Mapping[Any, Action]) -> tuple[ToyState, Any]:
+        after, event = super().apply(state, step)
+        state.positions[0] += 1
+        return after, event
+
+
+class LeakyTableToy(Toy):
+    def view(self, state: ToyState, seat: Seat | None) -> ToyView:
+        return dataclasses.replace(super().view(state, seat), positions=(*state.positions, state.words[0]))  # type: ignore[arg-type]
+
+
+class LeakyEventToy(Toy):
+    def apply(self, state: ToyState, step: Mapping[Any, Action]) -> tuple[ToyState, Any]:
+        after, event = super().apply(state, step)
+        return after, (*event, state.words[-1])
+
+
+class StubbornToy(Toy):
+    def timeout(self, state: ToyState, missing: frozenset[Seat]) -> Mapping[Any, Action]:
+        return {s: {"move": 99} for s in missing}
+
+
+class EarlyResultToy(Toy):
+    def result(self, state: ToyState) -> Any:
+        return super().result(state) or Result({}, frozenset())
+
+
+class SeedlessToy(Toy):
+    def chance(self, state: ToyState, rng: random.Random) -> Action:
+        return {"die": random.randint(1, 3)}  # the global generator: not reproducible from the seed
+
+
+def toy_policies(game: Toy, seats: int) -> list[SeatPolicy]:
+    return [random_policy(game, s) for s in range(seats)]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_the_toy_game_passes(seats: int) -> None:
+    for seed in SEEDS:
+        check_game(Toy(), seats, seed, toy_policies(Toy(), seats))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("broken", "message"), [
+    (MutatingToy, "mutated its input"),
+    (LeakyTableToy, "in the table view"),
+    (LeakyEventToy, "in an earlier event"),
+    (StubbornToy, "bad move"),
+    (EarlyResultToy, "prompt"),
+    (SeedlessToy, "the same seed gave another game"),
+])
+def test_each_broken_contract_fails(broken: type[Toy], message: str) -> None:
+    game = broken()
+    with pytest.raises((AssertionError, RuleError), match=message):
+        for seed in range(10):
+            check_game(game, 2, seed, toy_policies(game, 2))  # type: ignore[arg-type]
