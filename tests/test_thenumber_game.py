@@ -5,13 +5,14 @@ import random
 
 import pytest
 
+from bot.core.fold import fold
 from bot.core.game import RuleError
 from bot.games import GAMES, UnknownGame, game_for
 from bot.games.thenumber import rules
 from bot.games.thenumber.check import Status
 from bot.games.thenumber.engine import PublicView, choose, public_view
 from bot.games.thenumber.errors import GameOver, MalformedNumber, NotSeated, SitsOut, UnavailableDigit
-from bot.games.thenumber.game import GAME, TURN_SECONDS, SeatView
+from bot.games.thenumber.game import GAME, TURN_SECONDS, SeatView, stored_step
 from bot.games.thenumber.messages import refusal
 from bot.games.thenumber.replay import replay
 from bot.settings import Settings
@@ -161,3 +162,10 @@ def test_the_ai_acts_from_its_own_seat_view_as_from_the_table_view() -> None:
         assert not set(own["number"]) & set("135")  # its board allows it
     with pytest.raises(GameOver):
         GAME.ai(GAME.view(played(*[{0: "999", 1: "999"}] * 10), None), 0, "easy", random.Random(1))
+
+
+def test_turns_stored_before_the_protocol_fold_as_steps() -> None:
+    payloads = [{"numbers": {"0": "513", "1": "222"}}, {"numbers": {"1": "999"}}] + [{"numbers": {}}] * 8
+    state, events = fold(GAME, 2, {}, 0, [stored_step(p["numbers"]) for p in payloads])
+    assert state == replay(["0", "1"], [[p["numbers"] for p in payloads[:5]], [p["numbers"] for p in payloads[5:]]])
+    assert events[1].results["0"].status is Status.MISSING and GAME.result(state) is not None

@@ -84,7 +84,7 @@ class Game(Protocol, Generic[S, V, E]):
     title: str  # "The Number"
     seats: range  # how many seats a table may have
     options: tuple[Option, ...]
-    ai_levels: tuple[str, ...]
+    ai_levels: tuple[str, ...]  # weakest first; tests use the first to find a legal action when legal is None
 
     def setup(self, seats: int, options: Mapping[str, Any], seed: int) -> S:
         """A new game; ``seed`` fixes every random draw the rules make (first player, deck)."""
@@ -123,7 +123,12 @@ class Game(Protocol, Generic[S, V, E]):
         ...
 
     def view(self, state: S, seat: Seat | None) -> V:
-        """What ``seat`` may see (None: the table, what everyone may see)."""
+        """What ``seat`` may see (None: the table, what everyone may see).
+
+        A seat's view may define ``secrets() -> tuple[str, ...]``: what it shows that the table's view does
+        not (a pending number, a hidden sheet), as text. The conformance test checks that none of it appears
+        in the table's view, in another seat's view, or in an event made before it was revealed.
+        """
         ...
 
     def result(self, state: S) -> Result | None:

@@ -58,6 +58,11 @@ def player(seat: Seat) -> str:
     return str(seat)
 
 
+def stored_step(numbers: Mapping[str, str]) -> dict[str, Action]:
+    """A turn stored before the protocol (a resolve row's ``{"numbers": {"0": "513"}}``) as a stored step."""
+    return {seat: {FIELD: number} for seat, number in numbers.items()}
+
+
 @dataclass(frozen=True, slots=True)
 class SeatView:
     """What one seat sees: the table's view, plus the number it has chosen this turn (if any)."""
