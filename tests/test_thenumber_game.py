@@ -7,7 +7,7 @@ import pytest
 
 from bot.core.fold import fold
 from bot.core.game import RuleError
-from bot.games import GAMES, UnknownGame, game_for
+from bot.games import GAMES, UnknownGameKey, game_for
 from bot.games.thenumber import rules
 from bot.games.thenumber.check import Status
 from bot.games.thenumber.engine import PublicView, choose, public_view
@@ -27,7 +27,7 @@ def played(*turns: dict[int, str], seats: int = 2):
 
 def test_the_tuple_of_games_and_the_lookup() -> None:
     assert GAMES[0] is GAME and game_for("thenumber") is GAME
-    with pytest.raises(UnknownGame, match="no game 'chess'; the games are: thenumber"):
+    with pytest.raises(UnknownGameKey, match="no game 'chess'; the games are: thenumber"):
         game_for("chess")
 
 

@@ -9,7 +9,7 @@ from .thenumber import game as thenumber
 GAMES: tuple[Game[Any, Any, Any], ...] = (thenumber.GAME,)
 
 
-class UnknownGame(LookupError):
+class UnknownGameKey(LookupError):
     """A game key that is not in the tuple (a typo on the command line, a foreign export)."""
 
     def __init__(self, key: object, games: tuple[Game[Any, Any, Any], ...] = GAMES) -> None:
@@ -18,8 +18,8 @@ class UnknownGame(LookupError):
 
 
 def game_for(key: str, games: tuple[Game[Any, Any, Any], ...] = GAMES) -> Game[Any, Any, Any]:
-    """The game whose key is ``key``, or :class:`UnknownGame`."""
+    """The game whose key is ``key``, or :class:`UnknownGameKey`."""
     for game in games:
         if game.key == key:
             return game
-    raise UnknownGame(key, games)
+    raise UnknownGameKey(key, games)

@@ -42,15 +42,18 @@ def refused(error: TheNumberError) -> RuleError:
     kind = _AS_RULE_ERROR.get(type(error))
     if kind is None:
         return RuleError(str(error), error.code, **vars(error))
-    copy = kind.__new__(kind, *error.args)
-    copy.__dict__.update(vars(error))
-    copy.key, copy.values = error.code, dict(vars(error))
-    return copy
+    both = kind.__new__(kind, *error.args)
+    both.__dict__.update(vars(error))
+    both.key, both.values = error.code, dict(vars(error))
+    return both
 
 
-def _bad_action(action: Any) -> RuleError:
-    return RuleError(f"an action of The Number is {{{FIELD!r}: '{rules.EXAMPLE_NUMBER}'}}, not {action!r}",
-                     "bad_action")
+def number_of(action: Any) -> str:
+    """The text of an action ``{"number": "513"}`` (not yet checked against the board), or RuleError."""
+    if isinstance(action, Mapping) and set(action) == {FIELD} and isinstance(action[FIELD], str):
+        return action[FIELD]
+    raise RuleError(f"an action of The Number is {{{FIELD!r}: '{rules.EXAMPLE_NUMBER}'}}, not {action!r:.60}",
+                    "bad_action")
 
 
 def player(seat: Seat) -> str:
@@ -87,6 +90,9 @@ class TheNumber:
     options = (TURN_SECONDS,)
     ai_levels = ai.LEVELS
 
+    def __repr__(self) -> str:
+        return f"<game {self.key}>"
+
     def setup(self, seats: int, options: Mapping[str, Any], seed: int) -> GameState:
         """A new game; The Number draws nothing, so ``seed`` changes nothing."""
         try:
@@ -111,9 +117,7 @@ class TheNumber:
             raise refused(error) from None
 
     def check(self, state: GameState, seat: Seat, action: Action) -> Action:
-        if not isinstance(action, Mapping) or set(action) != {FIELD} or not isinstance(action[FIELD], str):
-            raise _bad_action(action)
-        return self.parse(state, seat, action[FIELD])
+        return self.parse(state, seat, number_of(action))
 
     def chance(self, state: GameState, rng: Random) -> Action:
         raise RuleError("The Number has no chance steps", "no_chance")
@@ -125,9 +129,7 @@ class TheNumber:
                 raise RuleError("The Number has no chance steps", "no_chance")
             if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state.players):
                 raise refused(NotSeated(str(seat)))
-            if not isinstance(action, Mapping) or set(action) != {FIELD} or not isinstance(action[FIELD], str):
-                raise _bad_action(action)
-            numbers[player(seat)] = action[FIELD]
+            numbers[player(seat)] = number_of(action)
         try:
             return play_turn(state, numbers)
         except TheNumberError as error:
