@@ -21,6 +21,7 @@ from bot.core.fold import (
 from bot.core.game import RuleError
 from bot.games import GAMES
 from bot.games.thenumber.game import GAME
+from tests.test_game_conformance import Toy
 
 
 def finished_envelope() -> dict[str, Any]:
@@ -85,7 +86,7 @@ def with_step(index: int, step: Any) -> dict[str, Any]:
     (with_step(2, {"0": {"number": "12"}}), "step 3: must be three digits, like 407"),
     (with_step(0, {"5": {"number": "123"}}), "step 1: there are only 3 seats"),
     (with_step(0, {"x": {}}), "step 1: a step's key must be a seat number or 'chance', not 'x'"),
-    (with_step(0, {"chance": {"die": 3}}), "step 1: The Number has no chance steps"),
+    (with_step(0, {"chance": {"die": 3}}), "step 1: no chance step was expected"),
     (with_(steps=[*finished_envelope()["steps"], {}]), "step 11: the game is already over"),
 ])
 def test_a_bad_envelope_says_what_is_wrong_in_one_line(data: Any, message: str) -> None:
@@ -119,3 +120,28 @@ def test_playout_is_reproducible_and_checks_every_action() -> None:
     with pytest.raises(RuleError):
         playout(GAME, 2, {}, 4, [cheater, cheater], random.Random(4))
 
+
+
+def toy_envelope(steps: list[dict[str, Any]]) -> dict[str, Any]:
+    return envelope("toy", ["Ann", "Bob"], {}, 1, steps)
+
+
+@pytest.mark.parametrize(("steps", "message"), [
+    ([{"0": {"move": 1}}], "step 1: a chance step was expected"),
+    ([{"chance": {"die": 2}, "0": {"move": 2}}], "step 1: a chance step was expected"),
+    ([{"chance": {"die": 2}}, {"chance": {"die": 2}}], "step 2: no chance step was expected"),
+    ([{"chance": {"die": 2}}, {"1": {"move": 2}}], "step 2: seat 1 may not act now"),
+    ([{"chance": {"die": 2}}, {"0": {"move": 3}}], "step 2: bad move"),
+])
+def test_a_step_must_be_the_one_its_game_asked_for(steps: list[dict[str, Any]], message: str) -> None:
+    with pytest.raises(EnvelopeError, match=message):
+        fold_envelope(toy_envelope(steps), [Toy()])  # type: ignore[list-item]
+    assert fold_envelope(toy_envelope([{"chance": {"die": 2}}, {"0": {"move": 2}}]), [Toy()]).positions == [2, 0]
+
+
+def test_a_seat_that_sits_out_may_not_act_in_an_export() -> None:
+    turns = [{"0": "012", "1": "999"}, {"0": "345", "1": "999"}, {"0": "678", "1": "999"}, {"0": "999", "1": "999"}]
+    steps = [{s: {"number": n} for s, n in turn.items()} for turn in turns]
+    data = envelope("thenumber", ["Ann", "Bob"], {}, 0, [*steps, {"0": {"number": "123"}}])
+    with pytest.raises(EnvelopeError, match="step 5: seat 0 may not act now"):
+        fold_envelope(data, GAMES)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from random import Random
 from typing import Any
 
-from .game import Action, Game, RuleError, Seat, Step
+from .game import Action, Game, Prompt, RuleError, Seat, Step
 
 FORMAT = 1  # the envelope's format number; a new one is a new contract
 CHANCE = "chance"  # a stored step's key for chance
@@ -141,14 +141,26 @@ def fold_envelope(data: Any, games: Sequence[Game[Any, Any, Any]]) -> Any:
     for number, stored in enumerate(steps, start=1):
         try:
             step = step_from_json(stored)
-            if game.prompt(state) is None:
-                raise EnvelopeError("the game is already over")
-            if any(seat is not None and not 0 <= seat < len(seats) for seat in step):
-                raise EnvelopeError(f"there are only {len(seats)} seats")
+            _check_turn(game.prompt(state), step, len(seats))
             state, _ = game.apply(state, step)
         except (EnvelopeError, RuleError) as error:
             raise EnvelopeError(f"step {number}: {_one_line(error)}") from None
     return state
+
+
+def _check_turn(prompt: Prompt | None, step: Step, seats: int) -> None:
+    """A stored step must be the one its game asked for: chance when chance, else awaited seats only."""
+    if prompt is None:
+        raise EnvelopeError("the game is already over")
+    acting = {seat for seat in step if seat is not None}
+    if any(not 0 <= seat < seats for seat in acting):
+        raise EnvelopeError(f"there are only {seats} seats")
+    if prompt.chance != (None in step) or (prompt.chance and acting):
+        raise EnvelopeError("a chance step was expected" if prompt.chance else "no chance step was expected")
+    if not acting <= prompt.seats:
+        raise EnvelopeError(f"seat {min(acting - prompt.seats)} may not act now")
+    if not prompt.sealed and len(acting) > 1:
+        raise EnvelopeError("only one seat acts in this step")
 
 
 def _one_line(error: Exception) -> str:
