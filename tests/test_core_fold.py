@@ -37,7 +37,7 @@ def test_stored_steps_read_back_as_protocol_steps() -> None:
     assert step_to_json({2: {"n": 1}, None: {"die": 4}, 0: {"n": 2}}) == {"chance": {"die": 4}, "0": {"n": 2},
                                                                           "2": {"n": 1}}
     assert list(step_to_json({2: {}, None: {}, 0: {}})) == ["chance", "0", "2"]
-    for bad in ({"one": {}}, {"-1": {}}, {"0": "513"}, ["0"]):
+    for bad in ({"one": {}}, {"-1": {}}, {"0": "513"}, ["0"], {"1": {}, "01": {}}, {"chance": {}, None: {}}):
         with pytest.raises(EnvelopeError):
             step_from_json(bad)  # type: ignore[arg-type]
 

@@ -38,6 +38,8 @@ def step_from_json(stored: Mapping[Any, Any]) -> Step:
     step: dict[Seat | None, Action] = {}
     for key, action in stored.items():
         seat = _seat_of(key)
+        if seat in step:
+            raise EnvelopeError(f"{CHANCE if seat is None else f'seat {seat}'} acts twice in one step")
         if not isinstance(action, Mapping):
             raise EnvelopeError(f"the action of {key!r} must be an object, not {type(action).__name__}")
         step[seat] = action
