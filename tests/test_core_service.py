@@ -12,12 +12,14 @@ from typing import Any
 import pytest
 
 from bot.core.errors import (
+    BadOption,
     NotEnoughPlayers,
     NotFinished,
     NotHost,
     NotInGame,
     NotRunning,
     NotYourTurn,
+    OptionNeedsSeats,
     TurnOver,
     UnknownLevel,
 )
@@ -232,11 +234,11 @@ class CountingStore:
 
     async def load_game(self, game_id: int) -> GameRecord:
         self.loads += 1
-        if self.gate is not None and self.stale is not None:
-            gate, stale = self.gate, self.stale
-            self.stale = None  # held back once
+        if self.stale is not None:
+            stale, self.stale = self.stale, None  # once
             self.entered.set()
-            await gate.wait()
+            if self.gate is not None:
+                await self.gate.wait()
             return stale
         self.entered.set()
         await asyncio.sleep(0)
@@ -340,7 +342,7 @@ async def test_a_sealed_deadline_keeps_the_drafts_and_defaults_the_rest(store: S
     (report,) = await service.expire(game_id, 0)
     assert report.event.bids == {0: 0, 1: 7, 2: 0} and report.timed_out == {0, 2}
     record = await store.load_game(game_id)
-    assert record.phase == 1 and record.deadline == clock.now() + 120
+    assert record.phase == 1 and record.deadline == clock.now() + 60  # the game's default turn_seconds
 
 
 # Leaving ------------------------------------------------------------------------------------------
@@ -388,6 +390,24 @@ async def test_the_lobby_follows_each_games_seats_and_ai_levels(store: SQLiteSto
     with pytest.raises(GameFull):  # the race seats four
         await service.add_ai(game_id, users[0], "greedy", "bot")
     assert (await store.load_game(game_id)).kind == "race"
+
+
+async def test_options_are_checked_against_the_game(store: SQLiteStore, clock: FakeClock) -> None:
+    service = GameService(store, GAMES, clock)
+    with pytest.raises(BadOption) as bad:
+        await service.open_lobby(1, next(_ids), next(_ids), "ana", {"turn_seconds": 5}, kind="bids")
+    assert bad.value.values == {"name": "turn_seconds", "allowed": "15-3600"}
+    with pytest.raises(BadOption):
+        await service.open_lobby(1, next(_ids), next(_ids), "ana", {"teams": "yes"}, kind="bids")
+    host = next(_ids)
+    record = await service.open_lobby(1, next(_ids), host, "ana", {"teams": True}, kind="bids")
+    assert record.options == {"turn_seconds": 60, "teams": True}
+    await service.add_ai(record.id, host, "all", "bot")
+    with pytest.raises(OptionNeedsSeats):  # teams need four seats
+        await service.start(record.id, host)
+    await service.add_ai(record.id, host, "all", "bot")
+    await service.add_ai(record.id, host, "half", "bot")
+    assert (await service.start(record.id, host)).table.running
 
 
 # Chance is stored before anyone sees it ----------------------------------------------------------
@@ -455,3 +475,53 @@ async def test_a_chance_step_lost_in_a_crash_is_drawn_the_same_at_catch_up(store
     restarted = GameService(store, GAMES, clock)
     (report,) = await restarted.catch_up(game_id)
     assert report.reason == "chance" and report.event.die == killing.attempted["step"]["chance"]["die"]  # type: ignore[index]
+
+
+async def test_a_late_load_at_the_same_step_keeps_the_cached_drafts_unless_the_store_has_more(
+        db_path: Path, clock: FakeClock) -> None:
+    async with SQLiteStore(db_path) as store, SQLiteStore(db_path) as other:
+        writer = GameService(store, GAMES, clock)
+        game_id, users = await new_game(writer, "bids", 3)
+        await writer.start(game_id, users[0])
+        no_drafts = await store.load_game(game_id)
+        counting = CountingStore(store)
+        service = GameService(counting, GAMES, clock)  # type: ignore[arg-type]
+        counting.gate, counting.stale = asyncio.Event(), no_drafts
+        slow = asyncio.create_task(service.table(game_id))
+        await counting.entered.wait()
+        service.forget(game_id)
+        await service.act(game_id, users[0], text="4")  # a fresh load, then the draft
+        counting.gate.set()
+        cached = await slow
+        assert cached.drafts == {0: {"bid": 4}}, "the late load with fewer drafts is not taken"
+        # another process stores a draft this cache cannot know; a load that carries it is taken
+        await GameService(other, GAMES, clock).act(game_id, users[1], text="5")
+        counting.gate, counting.stale = asyncio.Event(), await store.load_game(game_id)
+        service.forget(game_id)
+        counting.entered.clear()
+        slow = asyncio.create_task(service.table(game_id))
+        await counting.entered.wait()
+        service._install(cached)  # the cache holds the table with one draft when the load lands
+        counting.gate.set()
+        newer = await slow
+        assert newer.drafts == {0: {"bid": 4}, 1: {"bid": 5}} and newer.choices == 2
+        assert await service.table(game_id) is newer
+
+
+async def test_a_load_older_than_a_step_already_committed_is_taken_again(store: SQLiteStore,
+                                                                       clock: FakeClock) -> None:
+    counting = CountingStore(store)
+    service = GameService(counting, GAMES, clock)  # type: ignore[arg-type]
+    game_id, users = await new_game(service, "bids", 2)
+    await service.start(game_id, users[0])
+    for _ in range(2):
+        await service.act(game_id, users[0], text="1")
+        await service.act(game_id, users[1], text="0")
+    running = await store.load_game(game_id)
+    await service.act(game_id, users[0], text="1")
+    await service.act(game_id, users[1], text="0")  # over: the service caches it no more
+    counting.stale = running  # a load that was slow enough to return the game as it was before its end
+    loads = counting.loads
+    table = await service.table(game_id)
+    assert table.record.status == "finished" and table.step == 3
+    assert counting.loads == loads + 2

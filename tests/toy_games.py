@@ -140,7 +140,8 @@ class SealedBids:
     key = "bids"
     title = "Sealed bids"
     seats = range(2, 6)
-    options = (Option("turn_seconds", 60, 15, 3600),)
+    # "teams" is only declared (the rules ignore it), to test the core's check of seat-limited options
+    options = (Option("turn_seconds", 60, 15, 3600), Option("teams", False, seats=range(4, 6)))
     ai_levels = ("half", "all")
 
     def setup(self, seats: int, options: Mapping[str, Any], seed: int) -> BidState:

@@ -80,3 +80,15 @@ class TurnOver(GameError):
 class NotFinished(GameError):
     def __init__(self) -> None:
         super().__init__("error.not_finished")
+
+
+class BadOption(GameError):
+    """A table option out of what the game declares (``allowed`` is written with digits and names only)."""
+
+    def __init__(self, name: str, allowed: str) -> None:
+        super().__init__("error.bad_option", name=name, allowed=allowed)
+
+
+class OptionNeedsSeats(GameError):
+    def __init__(self, name: str, low: int, high: int) -> None:
+        super().__init__("error.option_seats", name=name, low=low, high=high)

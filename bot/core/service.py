@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from random import Random
@@ -24,6 +24,7 @@ from .clock import Clock
 from .errors import NotEnoughPlayers, NotFinished, NotHost, NotInGame, NotRunning, NotYourTurn, TurnOver
 from .game import Action, Game, Prompt, RuleError, Seat, Step
 from .lobby import GameSpec, LobbyService
+from .options import check_seats, checked_options
 from .table import Table, encode_step, seed_of, stored_steps
 
 log = logging.getLogger(__name__)
@@ -149,7 +150,14 @@ class GameService(LobbyService):
         """Every lobby and running game of this service's games, as their own rows (for timers at a restart)."""
         return [record for kind in self.games for record in await self.store.open_games(kind, details=False)]
 
-    # Start --------------------------------------------------------------------------------------
+    # Lobby and start ----------------------------------------------------------------------------
+    async def open_lobby(self, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
+                         options: Mapping[str, Any], *, kind: str | None = None) -> GameRecord:
+        """A new table of ``kind`` (the first game by default), its options checked against the game's."""
+        game = self.game_of(kind or self.spec.kind)
+        return await super().open_lobby(guild_id, channel_id, host_id, host_name,
+                                         checked_options(game.options, options), kind=game.key)
+
     async def start(self, game_id: int, by_user: int) -> Outcome:
         """Seat order is final; the seed is drawn once and stored; chance and AI seats act at once."""
         async with self.locks(game_id):
@@ -160,6 +168,7 @@ class GameService(LobbyService):
             game = self.game_of(record.kind)
             if len(record.seated) < game.seats.start:
                 raise NotEnoughPlayers(game.seats.start)
+            check_seats(game.options, record.options, len(record.seated))
             now = self.clock.now()
             record = await self.store.start_game(game_id, now + self.turn_seconds(record), now,
                                                  {"seed": secrets.randbits(63)})

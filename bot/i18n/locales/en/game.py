@@ -141,6 +141,8 @@ MESSAGES = {
     "error.not_your_turn": "It is not your turn: the game is waiting for someone else.",
     "error.ai_level": "Unknown AI level. Choose one of: {levels}.",
     "error.not_finished": "That game is not over yet: it can be exported once it ends.",
+    "error.bad_option": "The option {name} must be {allowed}.",
+    "error.option_seats": "The option {name} needs {low} to {high} players.",
     # Rules
     "rules.title": "The Number: how to play",
     "rules.body": (
