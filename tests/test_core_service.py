@@ -118,6 +118,8 @@ async def test_sealed_bids_with_humans_and_ai_plays_to_the_end(store: SQLiteStor
     record = await store.load_game(game_id)
     assert record.status == "finished" and len(reports) == 3 == record.phase
     assert fold(BIDS, record)[0] == reports[-1].after
+    assert [service.report_for(record, r.step) for r in reports] == reports  # restart catch-up: the same reports
+    assert await service.announced(game_id, 2) and not await service.announced(game_id, 2)
 
 
 async def test_a_rule_error_stores_nothing(store: SQLiteStore, clock: FakeClock) -> None:
@@ -172,6 +174,10 @@ async def test_a_stale_cache_cannot_store_a_draft_for_a_step_that_is_over(db_pat
         assert over.value.step == 1
         assert len((await one.load_game(game_id)).actions) == stored
         assert (await first.table(game_id)).step == 1
+        await second.act(game_id, users[0], text="2")
+        await second.act(game_id, users[1], text="2")  # step 1 applied elsewhere too
+        mine = await first.act(game_id, users[0], text="3", phase=2)  # a step newer than the cache: reload
+        assert mine.ack is not None and mine.ack.step == 2
 
 
 # Races across processes ------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from .errors import NotEnoughPlayers, NotFinished, NotHost, NotInGame, NotRunnin
 from .game import Action, Game, Prompt, RuleError, Seat, Step
 from .lobby import GameSpec, LobbyService
 from .options import check_seats, checked_options
-from .table import Table, encode_step, seed_of, stored_steps
+from .table import Table, decode_step, encode_step, fold, seed_of, stored_steps
 
 log = logging.getLogger(__name__)
 
@@ -187,6 +187,9 @@ class GameService(LobbyService):
             raise ValueError("act takes text or an action")
         async with self.locks(game_id):
             table = await self.table(game_id)
+            if phase is not None and phase > table.step:  # the player saw a newer step: this cache is behind
+                self._drop(game_id)
+                table = await self.table(game_id)
             if not table.running:
                 raise NotRunning(table.record.status)
             seated = table.record.seat_of(user_id)
@@ -279,12 +282,25 @@ class GameService(LobbyService):
             self._drop(game_id)
             return ended
 
-    # Export -------------------------------------------------------------------------------------
+    # Announcing and export ----------------------------------------------------------------------
+    async def announced(self, game_id: int, step: int) -> bool:
+        """Record that ``step`` was posted (True the first time), so a restart posts it once."""
+        return await self.store.mark_announced(game_id, step)
+
+    def report_for(self, record: GameRecord, step: int) -> StepReport:
+        """The report of a step already committed (to announce it after a restart), from the one fold."""
+        game = self.game_of(record.kind)
+        payload = stored_steps(record)[step]
+        before, _ = fold(game, record, upto=step)
+        after, event = game.apply(before, decode_step(payload["step"]))
+        return StepReport(record.id, record.kind, step, payload["reason"], frozenset(payload.get("timed_out", ())),
+                          event, before, after, game.prompt(after) is None)
+
     def export(self, record: GameRecord) -> dict[str, Any]:
         """A finished game as the replay envelope every game shares (the seed may be shown once it is over)."""
         if record.status != "finished":
             raise NotFinished()
-        self.game_of(record.kind)
+        self.game_of(record.kind)  # refuse a kind this service does not run
         return {"game": record.kind, "format": ENVELOPE_FORMAT, "seats": [s.name for s in record.seats],
                 "options": dict(record.options), "seed": seed_of(record),
                 "steps": [dict(p["step"]) for p in stored_steps(record)]}
