@@ -181,7 +181,7 @@ async def test_a_stale_cache_cannot_store_a_draft_for_a_step_that_is_over(db_pat
 
 
 # Races across processes ------------------------------------------------------------------------
-@pytest.mark.parametrize("trial", range(8))
+@pytest.mark.parametrize("trial", range(12))
 async def test_acts_racing_an_expire_in_a_restarted_process_lose_no_draft(db_path: Path, clock: FakeClock,
                                                                          trial: int) -> None:
     async with SQLiteStore(db_path) as one, SQLiteStore(db_path) as two:
@@ -194,11 +194,11 @@ async def test_acts_racing_an_expire_in_a_restarted_process_lose_no_draft(db_pat
             await restarted.table(game_id)  # loaded before the drafts below: its cache is behind
         rng = random.Random(trial)
 
-        async def draft(user: int, bid: int) -> Outcome | None:
+        async def draft(user: int, bid: int, service: GameService) -> Outcome | None:
             for _ in range(rng.randint(0, 3)):
                 await asyncio.sleep(0)
             try:
-                return await live.act(game_id, user, text=str(bid), phase=0)
+                return await service.act(game_id, user, text=str(bid), phase=0)
             except TurnOver:
                 return None
 
@@ -207,7 +207,9 @@ async def test_acts_racing_an_expire_in_a_restarted_process_lose_no_draft(db_pat
                 await asyncio.sleep(0)
             return await restarted.expire(game_id, 0)
 
-        outcomes = await asyncio.gather(draft(users[1], 2), draft(users[2], 3), expire())
+        # the second draft goes to the restarted process in half of the trials
+        outcomes = await asyncio.gather(draft(users[1], 2, live),
+                                        draft(users[2], 3, restarted if trial % 4 >= 2 else live), expire())
         record = await one.load_game(game_id)
         steps = [a for a in resolves(record) if a.phase == 0]
         assert len(steps) == 1, "step 0 resolved exactly once"
@@ -222,6 +224,37 @@ async def test_acts_racing_an_expire_in_a_restarted_process_lose_no_draft(db_pat
         reported = [r for o in outcomes[:2] if isinstance(o, Outcome) for r in o.reports]
         reported += outcomes[2] if isinstance(outcomes[2], list) else []
         assert [r.step for r in reported] == [0], "the one commit is reported once"
+
+
+@pytest.mark.parametrize("trial", range(6))
+async def test_an_open_move_racing_an_expire_elsewhere_is_applied_once_or_refused(db_path: Path, clock: FakeClock,
+                                                                                trial: int) -> None:
+    async with SQLiteStore(db_path) as one, SQLiteStore(db_path) as two:
+        live = GameService(one, GAMES, clock)
+        game_id, users = await new_game(live, "race", 2)
+        table = (await live.start(game_id, users[0])).table
+        step, mover = table.step, min(table.awaited())
+        restarted = GameService(two, GAMES, clock)
+        if trial % 2:
+            await restarted.table(game_id)
+        rng = random.Random(trial)
+
+        async def move() -> Outcome | None:
+            for _ in range(rng.randint(0, 3)):
+                await asyncio.sleep(0)
+            try:
+                return await live.act(game_id, users[mover], action={"steps": 2 if table.state.die > 1 else 1})
+            except TurnOver:
+                return None
+
+        moved, _ = await asyncio.gather(move(), restarted.expire(game_id, step))
+        record = await one.load_game(game_id)
+        (applied,) = [a.payload for a in resolves(record) if a.phase == step]
+        if moved is not None:
+            assert moved.ack is not None and applied["step"] == {str(mover): dict(moved.ack.action)}
+            assert applied["reason"] == "moved"
+        else:
+            assert applied == {"step": {str(mover): {"steps": 1}}, "reason": "deadline", "timed_out": [mover]}
 
 
 # The cache --------------------------------------------------------------------------------------
