@@ -564,3 +564,19 @@ async def test_a_load_older_than_a_step_already_committed_is_taken_again(store: 
     table = await service.table(game_id)
     assert table.record.status == "finished" and table.step == 3
     assert counting.loads == loads + 2
+
+
+# Storage ------------------------------------------------------------------------------------------
+async def test_storage_keeps_the_start_payload_and_refuses_a_step_that_missed_a_draft(store: SQLiteStore,
+                                                                                    clock: FakeClock) -> None:
+    lobby = await store.create_lobby("bids", 1, next(_ids), 1, "ana", {}, clock.now())
+    await store.seat_player(lobby.id, 2, "ben", 5, clock.now())
+    record = await store.start_game(lobby.id, None, clock.now(), {"seed": 42})
+    assert seed_of(record) == 42 and [a.payload for a in record.actions] == [{"seed": 42}]
+    await store.record_choice(lobby.id, 0, 0, {"bid": 1}, clock.now())
+    await store.record_choice(lobby.id, 0, 0, {"bid": 2}, clock.now())
+    step = {"step": {"0": {"bid": 2}}, "reason": "deadline", "timed_out": [1]}
+    assert not await store.resolve_phase(lobby.id, 0, step, None, False, clock.now(), choices=1)
+    assert await store.resolve_phase(lobby.id, 0, step, None, False, clock.now(), choices=2)
+    assert not await store.resolve_phase(lobby.id, 0, step, None, False, clock.now(), choices=2)
+    assert (await store.load_game(lobby.id)).phase == 1
