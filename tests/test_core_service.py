@@ -580,3 +580,42 @@ async def test_storage_keeps_the_start_payload_and_refuses_a_step_that_missed_a_
     assert await store.resolve_phase(lobby.id, 0, step, None, False, clock.now(), choices=2)
     assert not await store.resolve_phase(lobby.id, 0, step, None, False, clock.now(), choices=2)
     assert (await store.load_game(lobby.id)).phase == 1
+
+
+# Random tables ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", range(6))
+async def test_random_tables_always_match_the_fold_of_their_log(store: SQLiteStore, clock: FakeClock,
+                                                               seed: int) -> None:
+    """Humans act, change their minds, miss deadlines and leave at random: the live table is always the
+    fold of what is stored, each step is reported once and in order, and every game ends."""
+    rng = random.Random(seed)
+    service = GameService(store, GAMES, clock)
+    game = (RACE, BIDS)[seed % 2]
+    levels = game.ai_levels
+    game_id, users = await new_game(service, game.key, rng.randint(2, 3), tuple(rng.choice(levels)
+                                                                                for _ in range(rng.randint(0, 1))))
+    outcome = await service.start(game_id, users[0])
+    table, reported = outcome.table, [r.step for r in outcome.reports]
+    while table.running:
+        roll = rng.random()
+        awaited = sorted(table.awaited())
+        if roll < 0.15 or not awaited:
+            reports = await service.expire(game_id, table.step)
+        elif roll < 0.18 and len(table.record.seated) > 2:
+            seat = rng.choice([s for s in awaited if not table.seat(s).is_ai] or awaited)
+            user = table.seat(seat).user_id
+            reports = [] if user is None else (await service.remove(game_id, user, user, kicked=False)).reports
+        else:
+            seat = rng.choice(awaited)
+            action = rng.choice(list(game.legal(table.state, seat) or []))
+            reports = (await service.act(game_id, user_of(table, seat), action=action, phase=table.step)).reports
+        reported += [r.step for r in reports]
+        table = await service.table(game_id)
+        record = await store.load_game(game_id)
+        if table.running:
+            assert table.state == fold(game, record)[0] and table.step == record.phase
+    record = await store.load_game(game_id)
+    assert record.status in ("finished", "cancelled")
+    assert reported == list(range(record.phase))
+    if record.status == "finished":
+        assert game.result(fold(game, record)[0]) is not None
