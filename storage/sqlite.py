@@ -155,14 +155,15 @@ class SQLiteStore(ConnectionHolder):
                 raise WrongStatus(game["status"])
             await _touch(db, game_id, now)
 
-    async def start_game(self, game_id: int, deadline: float | None, now: float) -> GameRecord:
+    async def start_game(self, game_id: int, deadline: float | None, now: float,
+                         payload: Mapping[str, Any] | None = None) -> GameRecord:
         async with self._tx() as db:
             game = await _game_row(db, game_id)
             if game["status"] != "lobby":
                 raise WrongStatus(game["status"])
             await db.execute("UPDATE games SET status = 'running', phase = 0, deadline = ?, updated_at = ?,"
                              " status_message_id = NULL WHERE id = ?", (deadline, now, game_id))
-            await _append(db, game_id, 0, "start", None, {}, now)
+            await _append(db, game_id, 0, "start", None, payload or {}, now)
             return await _load(db, game_id)
 
     # Play ---------------------------------------------------------------------------------------
@@ -190,15 +191,22 @@ class SQLiteStore(ConnectionHolder):
             await _append(db, game_id, phase, "choose", seat, payload, now)
 
     async def resolve_phase(self, game_id: int, phase: int, payload: Mapping[str, Any],
-                            next_deadline: float | None, finished: bool, now: float) -> bool:
+                            next_deadline: float | None, finished: bool, now: float,
+                            *, choices: int | None = None) -> bool:
+        """Compare-and-set on the phase; with ``choices``, also on how many ``choose`` rows the phase has,
+        so a step built from drafts another process has not seen (a draft stored since) is refused."""
         async with self._tx() as db:
             status = "finished" if finished else "running"
+            guard = ("" if choices is None else
+                     " AND (SELECT COUNT(*) FROM actions WHERE game_id = games.id AND phase = games.phase"
+                     " AND kind = 'choose') = ?")
             cursor = await db.execute(
                 "UPDATE games SET phase = phase + 1, deadline = ?, status = ?, updated_at = ?,"
                 " status_message_id = NULL,"
                 " end_reason = CASE WHEN ? THEN 'finished' ELSE end_reason END"
-                " WHERE id = ? AND phase = ? AND status = 'running'",
-                (None if finished else next_deadline, status, now, finished, game_id, phase),
+                " WHERE id = ? AND phase = ? AND status = 'running'" + guard,
+                (None if finished else next_deadline, status, now, finished, game_id, phase,
+                 *(() if choices is None else (choices,))),
             )
             if cursor.rowcount != 1:
                 return False  # someone else resolved this phase first

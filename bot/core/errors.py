@@ -55,3 +55,40 @@ class AlreadySeated(GameError):
 class AlreadyStarted(GameError):
     def __init__(self) -> None:
         super().__init__("error.already_started")
+
+
+class UnknownLevel(GameError):
+    def __init__(self, levels: tuple[str, ...]) -> None:
+        super().__init__("error.ai_level", levels=", ".join(levels))
+
+
+class NotYourTurn(GameError):
+    """The current step does not ask this seat (another seat's move, or it sits this step out)."""
+
+    def __init__(self) -> None:
+        super().__init__("error.not_your_turn")
+
+
+class TurnOver(GameError):
+    """An action meant for a step that is no longer the current one; carries where the game is now."""
+
+    def __init__(self, step: int, table: Any = None) -> None:
+        self.step, self.table = step, table
+        super().__init__("error.turn_over")
+
+
+class NotFinished(GameError):
+    def __init__(self) -> None:
+        super().__init__("error.not_finished")
+
+
+class BadOption(GameError):
+    """A table option out of what the game declares (``allowed`` is written with digits and names only)."""
+
+    def __init__(self, name: str, allowed: str) -> None:
+        super().__init__("error.bad_option", name=name, allowed=allowed)
+
+
+class OptionNeedsSeats(GameError):
+    def __init__(self, name: str, low: int, high: int) -> None:
+        super().__init__("error.option_seats", name=name, low=low, high=high)

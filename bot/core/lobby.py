@@ -1,17 +1,23 @@
 """The lobby of any game: open a table, take and leave seats, add AI players, cancel.
 
-Nothing here knows a game's rules beyond its :class:`GameSpec`; a game's service extends it.
+Nothing here knows a game's rules beyond its :class:`GameSpec` (seat counts, AI levels); a service of
+several games says which spec a table follows by overriding :meth:`LobbyService.spec_for`.
 """
+
+from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from storage.base import GameRecord, GameStore
 
 from .clock import Clock, SystemClock
-from .errors import AlreadySeated, AlreadyStarted, NotHost, NotInGame, NotRunning
+from .errors import AlreadySeated, AlreadyStarted, NotHost, NotInGame, NotRunning, UnknownLevel
 from .locks import KeyedLocks
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +26,12 @@ class GameSpec:
     title: str
     min_seats: int
     max_seats: int
+    ai_levels: tuple[str, ...] = ()  # empty: any level (The Number's service checks its own)
+
+    @classmethod
+    def of(cls, game: Game[Any, Any, Any]) -> GameSpec:
+        return cls(kind=game.key, title=game.title, min_seats=game.seats.start, max_seats=game.seats.stop - 1,
+                   ai_levels=tuple(game.ai_levels))
 
 
 class LobbyService:
@@ -30,9 +42,13 @@ class LobbyService:
         self.locks = KeyedLocks()
 
     async def open_lobby(self, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
-                         options: Mapping[str, Any]) -> GameRecord:
-        return await self.store.create_lobby(self.spec.kind, guild_id, channel_id, host_id, host_name,
+                         options: Mapping[str, Any], *, kind: str | None = None) -> GameRecord:
+        return await self.store.create_lobby(kind or self.spec.kind, guild_id, channel_id, host_id, host_name,
                                              options, self.clock.now())
+
+    def spec_for(self, record: GameRecord) -> GameSpec:
+        """The spec a table follows (one game per service here; a service of several games looks at kind)."""
+        return self.spec
 
     async def join(self, game_id: int, user_id: int, name: str) -> GameRecord:
         async with self.locks(game_id):
@@ -40,7 +56,7 @@ class LobbyService:
             self._require_lobby(record)
             if record.seat_of(user_id) is not None:
                 raise AlreadySeated()
-            await self.store.seat_player(game_id, user_id, name, self.spec.max_seats, self.clock.now())
+            await self.store.seat_player(game_id, user_id, name, self.spec_for(record).max_seats, self.clock.now())
             return await self.store.load_game(game_id)
 
     async def add_ai(self, game_id: int, by_user: int, level: str, name: str) -> GameRecord:
@@ -49,7 +65,10 @@ class LobbyService:
             self._require_lobby(record)
             if by_user != record.host_id:
                 raise NotHost("add_ai")
-            await self.store.seat_player(game_id, None, name, self.spec.max_seats, self.clock.now(), ai_level=level)
+            spec = self.spec_for(record)
+            if spec.ai_levels and level not in spec.ai_levels:
+                raise UnknownLevel(spec.ai_levels)
+            await self.store.seat_player(game_id, None, name, spec.max_seats, self.clock.now(), ai_level=level)
             return await self.store.load_game(game_id)
 
     async def leave_lobby(self, game_id: int, user_id: int) -> GameRecord:

@@ -1,0 +1,394 @@
+"""The one game service: every game in the tuple runs through the same update sequence.
+
+load (cache, else one load per game at a time) -> who may act -> the game parses or checks -> a sealed
+step stores the draft, an open step commits -> chance and AI seats act at once -> each step is committed
+to the store before the cache moves and before anything is reported. One lock per game serialises the
+requests of this process; the store's compare-and-set on the phase (and on the count of drafts of a
+sealed step) makes each step resolve exactly once, with every acknowledged draft in it, across processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from random import Random
+from typing import Any
+
+from storage.base import GameRecord, GameStore, StalePhase, WrongStatus
+
+from .clock import Clock
+from .errors import NotEnoughPlayers, NotFinished, NotHost, NotInGame, NotRunning, NotYourTurn, TurnOver
+from .game import Action, Game, Prompt, RuleError, Seat, Step
+from .lobby import GameSpec, LobbyService
+from .options import check_seats, checked_options
+from .table import Table, decode_step, encode_step, fold, seed_of, stored_steps
+
+log = logging.getLogger(__name__)
+
+MIN_SEATS_TO_GO_ON = 2
+ENVELOPE_FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    """What a player's request was taken as: ``action`` (canonical) counts for step ``step``."""
+
+    seat: Seat
+    action: Action = field(repr=False)  # a sealed draft is secret
+    changed: bool  # replaced this seat's earlier draft of the same step
+    step: int
+
+
+@dataclass(frozen=True, slots=True)
+class StepReport:
+    """A step that was just applied and committed, for the front end to announce (from views and the event)."""
+
+    game_id: int
+    kind: str
+    step: int
+    reason: str  # "moved", "all-chosen", "chance", "ai", "deadline", "absent"
+    timed_out: frozenset[Seat]
+    event: Any
+    before: Any = field(repr=False)
+    after: Any = field(repr=False)
+    finished: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    table: Table
+    ack: Ack | None
+    reports: list[StepReport]
+
+
+class GameService(LobbyService):
+    def __init__(self, store: GameStore, games: Sequence[Game[Any, Any, Any]], clock: Clock | None = None, *,
+                 default_turn_seconds: int = 120, max_retries: int = 5) -> None:
+        if not games:
+            raise ValueError("a game service needs at least one game")
+        super().__init__(store, GameSpec.of(games[0]), clock)
+        self.games: dict[str, Game[Any, Any, Any]] = {game.key: game for game in games}
+        self.default_turn_seconds = default_turn_seconds
+        self.max_retries = max_retries
+        self._tables: dict[int, Table] = {}
+        self._loading: dict[int, asyncio.Task[Table]] = {}
+        # The newest step committed or loaded per game, ended games included: a late load is never taken.
+        self._floor: dict[int, int] = {}
+
+    def game_of(self, kind: str) -> Game[Any, Any, Any]:
+        try:
+            return self.games[kind]
+        except KeyError:
+            raise ValueError(f"this service does not run {kind!r} games") from None
+
+    def spec_for(self, record: GameRecord) -> GameSpec:
+        return GameSpec.of(self.game_of(record.kind))
+
+    def turn_seconds(self, record: GameRecord) -> int:
+        return int(record.options.get("turn_seconds", self.default_turn_seconds))
+
+    # Reading ------------------------------------------------------------------------------------
+    async def table(self, game_id: int) -> Table:
+        """The game as committed: from the cache, else from one load that every concurrent caller shares."""
+        cached = self._tables.get(game_id)
+        if cached is not None:
+            return cached
+        task = self._loading.get(game_id)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._load(game_id))
+            self._loading[game_id] = task
+            task.add_done_callback(partial(self._loaded, game_id))
+        # shielded: a caller that is cancelled does not cancel the load the others wait for
+        return await asyncio.shield(task)
+
+    def _loaded(self, game_id: int, task: asyncio.Task[Table]) -> None:
+        if self._loading.get(game_id) is task:
+            del self._loading[game_id]
+
+    async def _load(self, game_id: int) -> Table:
+        for _ in range(self.max_retries):
+            record = await self.store.load_game(game_id)
+            table = self._accept(Table.load(self.game_of(record.kind), record))
+            if table is not None:
+                return table
+        raise RuntimeError(f"game {game_id}: the store keeps returning a step older than one already seen")
+
+    def _accept(self, loaded: Table) -> Table | None:
+        """The table to use after a load: a load never takes the cache back to an older step."""
+        cached = self._tables.get(loaded.id)
+        if cached is not None:
+            if loaded.step < cached.step:
+                return cached
+            if loaded.step == cached.step and loaded.running and loaded.choices <= cached.choices:
+                return cached  # same step and no draft the cache lacks: keep the cached drafts
+        elif loaded.step < self._floor.get(loaded.id, -1):
+            return None  # older than a step already committed: load again
+        self._install(loaded)
+        return loaded
+
+    def _install(self, table: Table) -> None:
+        self._floor[table.id] = max(self._floor.get(table.id, -1), table.step)
+        if table.running:
+            self._tables[table.id] = table
+        else:
+            self._tables.pop(table.id, None)
+
+    def _drop(self, game_id: int) -> None:
+        """Forget the cached table (the store moved on without us): the next read loads afresh."""
+        self._tables.pop(game_id, None)
+        self._loading.pop(game_id, None)
+
+    def forget(self, game_id: int) -> None:
+        self._drop(game_id)
+        super().forget(game_id)
+
+    async def load_open_games(self) -> list[GameRecord]:
+        """Every lobby and running game of this service's games, as their own rows (for timers at a restart)."""
+        return [record for kind in self.games for record in await self.store.open_games(kind, details=False)]
+
+    # Lobby and start ----------------------------------------------------------------------------
+    async def open_lobby(self, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
+                         options: Mapping[str, Any], *, kind: str | None = None) -> GameRecord:
+        """A new table of ``kind`` (the first game by default), its options checked against the game's."""
+        game = self.game_of(kind or self.spec.kind)
+        return await super().open_lobby(guild_id, channel_id, host_id, host_name,
+                                         checked_options(game.options, options), kind=game.key)
+
+    async def start(self, game_id: int, by_user: int) -> Outcome:
+        """Seat order is final; the seed is drawn once and stored; chance and AI seats act at once."""
+        async with self.locks(game_id):
+            record = await self.store.load_game(game_id)
+            self._require_lobby(record)
+            if by_user != record.host_id:
+                raise NotHost("start")
+            game = self.game_of(record.kind)
+            if len(record.seated) < game.seats.start:
+                raise NotEnoughPlayers(game.seats.start)
+            check_seats(game.options, record.options, len(record.seated))
+            now = self.clock.now()
+            record = await self.store.start_game(game_id, now + self.turn_seconds(record), now,
+                                                 {"seed": secrets.randbits(63)})
+            self._install(Table.load(game, record))
+            table, reports = await self._settle(game_id)
+            return Outcome(table, None, reports)
+
+    # Acting -------------------------------------------------------------------------------------
+    async def act(self, game_id: int, user_id: int, *, text: str | None = None, action: Action | None = None,
+                  phase: int | None = None) -> Outcome:
+        """A player's move (open step) or sealed draft; ``phase``: the step the player saw, refused if over.
+
+        Raises a typed error (or the game's RuleError) and stores nothing when the request is refused.
+        """
+        if (text is None) == (action is None):
+            raise ValueError("act takes text or an action")
+        async with self.locks(game_id):
+            table = await self.table(game_id)
+            if phase is not None and phase > table.step:  # the player saw a newer step: this cache is behind
+                self._drop(game_id)
+                table = await self.table(game_id)
+            if not table.running:
+                raise NotRunning(table.record.status)
+            seated = table.record.seat_of(user_id)
+            if seated is None:
+                raise NotInGame()
+            seat, n, game = seated.seat, table.step, table.game
+            if phase is not None and phase != n:
+                raise TurnOver(n, table)
+            prompt = table.prompt
+            if prompt is None or seat not in prompt.seats:
+                raise NotYourTurn()
+            move = dict(game.parse(table.state, seat, text) if text is not None
+                        else game.check(table.state, seat, action or {}))
+            if not prompt.sealed:
+                report = await self._commit(table, {seat: move}, "moved")
+                if report is None:
+                    raise await self._turn_over(game_id)
+                table, reports = await self._settle(game_id, table)
+                return Outcome(table, Ack(seat, move, False, n), [report, *reports])
+            try:
+                await self.store.record_choice(game_id, n, seat, move, self.clock.now())
+            except (StalePhase, WrongStatus):
+                self._drop(game_id)
+                raise await self._turn_over(game_id) from None
+            changed = seat in table.drafts
+            table.drafts[seat] = move
+            table.choices += 1
+            table, reports = await self._settle(game_id, table)
+            return Outcome(table, Ack(seat, move, changed, n), reports)
+
+    async def _turn_over(self, game_id: int) -> Exception:
+        fresh = await self.table(game_id)
+        return TurnOver(fresh.step, fresh) if fresh.running else NotRunning(fresh.record.status)
+
+    async def expire(self, game_id: int, step: int) -> list[StepReport]:
+        """The deadline of ``step``: the drafts in, and the rules' default for every seat still awaited."""
+        async with self.locks(game_id):
+            table, reports = await self._settle(game_id)  # an AI or chance step a crash left undone
+            for _ in range(self.max_retries):
+                prompt = table.prompt
+                if prompt is None or table.step != step:
+                    return reports
+                full = table.game.prompt(table.state)
+                absent = (full.seats if full else frozenset()) - prompt.seats
+                missing = table.awaited()
+                drafts = {s: table.drafts[s] for s in prompt.seats if s in table.drafts} if prompt.sealed else {}
+                applied = {**table.game.timeout(table.state, missing | absent), **drafts}
+                report = await self._commit(table, applied, "deadline", missing)
+                if report is not None:
+                    table, more = await self._settle(game_id, table)
+                    return [*reports, report, *more]
+                table = await self.table(game_id)  # a draft came in elsewhere, or the step is over
+            log.warning("game %s: gave up expiring step %s after %s attempts", game_id, step, self.max_retries)
+            return reports
+
+    async def catch_up(self, game_id: int) -> list[StepReport]:
+        """Take the chance and AI steps a crash left undone (restore after a restart)."""
+        async with self.locks(game_id):
+            _, reports = await self._settle(game_id)
+            return reports
+
+    # Removing players ---------------------------------------------------------------------------
+    async def remove(self, game_id: int, by_user: int, target_user: int, *, kicked: bool) -> Outcome:
+        """A player leaves a running game (or the host kicks them): no step waits for them any more."""
+        async with self.locks(game_id):
+            table = await self.table(game_id)
+            if not table.running:
+                raise NotRunning(table.record.status)
+            if kicked and by_user != table.record.host_id:
+                raise NotHost("kick")
+            seated = table.record.seat_of(target_user)
+            if seated is None:
+                raise NotInGame()
+            now = self.clock.now()
+            await self.store.unseat_player(game_id, seated.seat, "kicked" if kicked else "left", now)
+            self._drop(game_id)
+            table = await self.table(game_id)
+            left = table.record.seated
+            if len(left) < MIN_SEATS_TO_GO_ON or all(s.is_ai for s in left):
+                await self.store.end_game(game_id, "cancelled", "abandoned", now)
+                self._drop(game_id)
+                return Outcome(await self.table(game_id), None, [])
+            table, reports = await self._settle(game_id, table)
+            return Outcome(table, None, reports)
+
+    async def abandon(self, game_id: int, reason: str) -> bool:
+        """Stop a game that cannot go on (its channel is gone). True if this call ended it."""
+        async with self.locks(game_id):
+            ended = await self.store.end_game(game_id, "cancelled", reason, self.clock.now())
+            self._drop(game_id)
+            return ended
+
+    # Announcing and export ----------------------------------------------------------------------
+    async def announced(self, game_id: int, step: int) -> bool:
+        """Record that ``step`` was posted (True the first time), so a restart posts it once."""
+        return await self.store.mark_announced(game_id, step)
+
+    def report_for(self, record: GameRecord, step: int) -> StepReport:
+        """The report of a step already committed (to announce it after a restart), from the one fold."""
+        game = self.game_of(record.kind)
+        payload = stored_steps(record)[step]
+        before, _ = fold(game, record, upto=step)
+        after, event = game.apply(before, decode_step(payload["step"]))
+        return StepReport(record.id, record.kind, step, payload["reason"], frozenset(payload.get("timed_out", ())),
+                          event, before, after, game.prompt(after) is None)
+
+    def export(self, record: GameRecord) -> dict[str, Any]:
+        """A finished game as the replay envelope every game shares (the seed may be shown once it is over)."""
+        if record.status != "finished":
+            raise NotFinished()
+        self.game_of(record.kind)  # refuse a kind this service does not run
+        return {"game": record.kind, "format": ENVELOPE_FORMAT, "seats": [s.name for s in record.seats],
+                "options": dict(record.options), "seed": seed_of(record),
+                "steps": [dict(p["step"]) for p in stored_steps(record)]}
+
+    # The update sequence ------------------------------------------------------------------------
+    async def _commit(self, table: Table, step: Step, reason: str,
+                      timed_out: frozenset[Seat] = frozenset()) -> StepReport | None:
+        """Apply ``step``, commit it (compare-and-set), then move the cache. None: the store refused it."""
+        n, before = table.step, table.state
+        after, event = table.game.apply(before, step)
+        finished = table.game.prompt(after) is None
+        now = self.clock.now()
+        deadline = None if finished else now + self.turn_seconds(table.record)
+        payload = {"step": encode_step(step), "reason": reason, "timed_out": sorted(timed_out)}
+        if not await self.store.resolve_phase(table.id, n, payload, deadline, finished, now, choices=table.choices):
+            log.info("game %s: step %s was resolved elsewhere or has drafts not seen here; reloading", table.id, n)
+            self._drop(table.id)
+            return None
+        table.advance(after, payload, deadline, finished)
+        self._install(table)
+        return StepReport(table.id, table.record.kind, n, reason, frozenset(timed_out), event, before, after, finished)
+
+    async def _settle(self, game_id: int, table: Table | None = None) -> tuple[Table, list[StepReport]]:
+        """Commit every step nobody human has to take: chance draws, AI moves, sealed steps all in."""
+        if table is None:
+            table = await self.table(game_id)
+        reports: list[StepReport] = []
+        failures = 0
+        while failures <= self.max_retries:
+            prompt = table.prompt
+            if prompt is None:
+                break
+            try:
+                planned = await self._automatic(table, prompt)
+            except (StalePhase, WrongStatus):
+                planned = None
+                self._drop(game_id)
+            else:
+                if planned is None:
+                    break
+                report = await self._commit(table, *planned)
+                if report is not None:
+                    reports.append(report)
+                    continue
+            failures += 1
+            table = await self.table(game_id)
+        return table, reports
+
+    async def _automatic(self, table: Table, prompt: Prompt) -> tuple[Step, str] | None:
+        """The step to commit now without a human, or None while a human is awaited."""
+        game, state, n = table.game, table.state, table.step
+        if prompt.chance:
+            return {None: dict(game.chance(state, self._rng(table, n)))}, "chance"
+        full = game.prompt(state)
+        absent = (full.seats if full else frozenset()) - prompt.seats
+        if not prompt.seats:  # everyone this step asks has left
+            return dict(game.timeout(state, absent)), "absent"
+        robots = {s for s in prompt.seats if table.seat(s).is_ai}
+        if not prompt.sealed:
+            if prompt.seats - robots:
+                return None
+            seat = min(prompt.seats)
+            move = self._ai_move(table, seat)
+            return ({seat: move} if move is not None else dict(game.timeout(state, frozenset({seat})))), "ai"
+        for seat in sorted(robots - table.drafts.keys()):
+            move = self._ai_move(table, seat)
+            if move is None:
+                continue  # left to the deadline's default
+            await self.store.record_choice(table.id, n, seat, move, self.clock.now())
+            table.drafts[seat] = move
+            table.choices += 1
+        if prompt.seats - table.drafts.keys():
+            return None
+        drafts = {seat: table.drafts[seat] for seat in sorted(prompt.seats)}
+        return {**game.timeout(state, absent), **drafts}, "all-chosen"
+
+    def _ai_move(self, table: Table, seat: Seat) -> dict[str, Any] | None:
+        game, state = table.game, table.state
+        level = table.seat(seat).ai_level or ""
+        try:
+            return dict(game.check(state, seat, game.ai(game.view(state, seat), seat, level,
+                                                         self._rng(table, table.step, seat))))
+        except RuleError as error:  # the key only: the refused value may be the seat's secret
+            log.warning("game %s: AI seat %s proposed an action the rules refuse (%s)", table.id, seat, error.key)
+            return None
+
+    @staticmethod
+    def _rng(table: Table, step: int, seat: Seat | None = None) -> Random:
+        """Draws fixed by (game seed, step, seat): a replay, or a retry after a crash, draws the same."""
+        return Random(f"{table.seed}/{step}/{'chance' if seat is None else seat}")
+
