@@ -15,7 +15,7 @@ action: a free cell, a pass, or an unused number that fits the face-up card.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from random import Random
 from typing import Any
 
@@ -24,6 +24,7 @@ from .view import View, fitting
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
+PLACE_NOISE = 0.3  # in number-value points (a good number is worth 3 to 6)
 
 Action = Mapping[str, Any]
 PASS: Action = {"fight": False}
@@ -86,23 +87,21 @@ def free_cells(view: View) -> list[int]:
     return list(view.sheet.free_cells)
 
 
-def best_cell(view: View, digit: int, rng: Random) -> int:
-    """The free cell that most raises the sheet's value; ties broken at random."""
-    assert view.sheet is not None
-    cells = view.sheet.cells
-    best: list[int] = []
-    best_gain = -1e9
-    for i in free_cells(view):
+def best_cell(seats: int, cells: Sequence[int | None], digit: int, rng: Random, noise: float) -> int:
+    """The free cell that most raises the sheet's value, give or take some noise (so that two AI players
+    given the same rolls do not build the same numbers and cancel each other)."""
+    best, best_gain = -1, -1e9
+    for i, d in enumerate(cells):
+        if d is not None:
+            continue
         k = i // 2
         a, b = cells[2 * k], cells[2 * k + 1]
-        before = partial_value(view.seats, a, b)
-        after = partial_value(view.seats, digit if i % 2 == 0 else a, digit if i % 2 == 1 else b)
-        gain = after - before
-        if gain > best_gain + 1e-9:
-            best, best_gain = [i], gain
-        elif abs(gain - best_gain) <= 1e-9:
-            best.append(i)
-    return rng.choice(best)
+        before = partial_value(seats, a, b)
+        after = partial_value(seats, digit if i % 2 == 0 else a, digit if i % 2 == 1 else b)
+        gain = after - before + (rng.gauss(0, noise) if noise else 0.0)
+        if gain > best_gain:
+            best, best_gain = i, gain
+    return best
 
 
 # --- fighting --------------------------------------------------------------------------------------------
@@ -190,28 +189,36 @@ def normal_fight(view: View, seat: int, rng: Random, keep_weight: float = 0.6) -
 
 # --- hard: sampled opponents -----------------------------------------------------------------------------
 
-def remaining_digits(view: View, s: int) -> list[int]:
-    """The digits of ``s``'s unused numbers: all rolls minus the digits of what it revealed."""
+def remaining_digits(view: View, s: int) -> tuple[int, ...]:
+    """The digits of ``s``'s unused numbers, in roll order: the rolls minus the digits it revealed."""
     left = list(view.rolls)
     for n in view.revealed[s]:
-        left.remove(n // 10)
-        left.remove(n % 10)
-    return left
+        for d in divmod(n, 10):
+            del left[len(left) - 1 - left[::-1].index(d)]
+    return tuple(left)
 
 
-def sample_numbers(view: View, s: int, rng: Random, tries: int = 3) -> list[int]:
-    """A plausible set of ``s``'s unused numbers: the best-valued of a few random pairings of its digits."""
+BUILDS = 12  # distinct noisy builds per digit sequence (cached, so the sampling stays cheap)
+
+
+@lru_cache(maxsize=50_000)  # bounded: a long-running bot sees many roll sequences
+def built_numbers(seats: int, digits: tuple[int, ...], k: int) -> tuple[int, ...]:
+    """The numbers a builder like ours makes from ``digits`` rolled in this order (build ``k`` of BUILDS)."""
+    rng = Random(f"binomial-build:{k}:{digits}")
+    cells: list[int | None] = [None] * len(digits)
+    for d in digits:
+        cells[best_cell(seats, cells, d, rng, PLACE_NOISE)] = d
+    return tuple(10 * cells[2 * i] + cells[2 * i + 1] for i in range(len(digits) // 2))  # type: ignore[operator]
+
+
+def sample_numbers(view: View, s: int, rng: Random) -> list[int]:
+    """A plausible set of ``s``'s unused numbers: mostly a builder's, sometimes a random pairing."""
     digits = remaining_digits(view, s)
-    table = number_value(view.seats)
-    best: list[int] = []
-    best_v = -1.0
-    for _ in range(tries):
-        rng.shuffle(digits)
-        numbers = [10 * digits[2 * i] + digits[2 * i + 1] for i in range(len(digits) // 2)]
-        v = sum(table[n] for n in numbers)
-        if v > best_v:
-            best, best_v = numbers, v
-    return best
+    if rng.random() < 0.75:
+        return list(built_numbers(view.seats, digits, rng.randrange(BUILDS)))
+    shuffled = list(digits)
+    rng.shuffle(shuffled)
+    return [10 * shuffled[2 * i] + shuffled[2 * i + 1] for i in range(len(shuffled) // 2)]
 
 
 def _rival_pick(card: Card, numbers: Sequence[int], fights: bool | None) -> int | None:
@@ -281,7 +288,8 @@ def decide(view: View, seat: int, level: str, rng: Random) -> Action:
         assert view.pending is not None
         if level == "easy" and rng.random() < 0.5:
             return {"cell": CELLS[rng.choice(free_cells(view))]}
-        return {"cell": CELLS[best_cell(view, view.pending, rng)]}
+        assert view.sheet is not None
+        return {"cell": CELLS[best_cell(view.seats, view.sheet.cells, view.pending, rng, PLACE_NOISE)]}
     if view.kind in ("declare", "pick"):
         if level == "easy":
             options = fitting(view)
