@@ -26,6 +26,10 @@ OPTION_KEYS = ("dark", "openness", "reward_for_fighting", "same_boat")
 class ScriptError(Exception):
     """A script that cannot be replayed; ``str()`` is one line naming where."""
 
+    def __init__(self, message: str) -> None:
+        # a player's name may hold a line break: the message stays one line whatever the script holds
+        super().__init__(message.replace("\r", "\\r").replace("\n", "\\n"))
+
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     seen: dict[str, Any] = {}
