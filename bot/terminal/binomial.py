@@ -38,6 +38,10 @@ def names_for(players: int) -> list[str]:
     return ["you", *(f"bot{i}" for i in range(1, players))]
 
 
+def is_chairman(name: str) -> str:
+    return f"{name} {'are' if name == 'you' else 'is'} chairman"
+
+
 def render_sheet(sheet: Sheet) -> str:
     """``1:37 2:0_ [3:44] ...``: brackets mark a used number."""
     parts = []
@@ -68,15 +72,16 @@ def render_fight(fight: Fight, names: list[str]) -> str:
     if fight.unfit:
         lines.append("Did not fit: " + ", ".join(names[s] for s in fight.unfit))
     if fight.winner is None:
-        lines.append(f"Nobody wins the card; {names[fight.chairman]} stays chairman.")
+        stays = "stay" if names[fight.chairman] == "you" else "stays"
+        lines.append(f"Nobody wins the card; {names[fight.chairman]} {stays} chairman.")
     else:
         number = dict(fight.fighters)[fight.winner]
         others = [f"{names[s]} +{p}" for s, p in enumerate(fight.points) if p and s != fight.winner]
         lines.append(f"{names[fight.winner]} wins with {show(number)}: {fight.points[fight.winner]} points"
                      + (f" (also scoring: {', '.join(others)})" if others else "")
-                     + f"; {names[fight.chairman]} is chairman.")
+                     + f"; {is_chairman(names[fight.chairman])}.")
     for s in fight.last_number:
-        lines.append(f"{names[s]} has one number left.")
+        lines.append(f"{names[s]} {'have' if names[s] == 'you' else 'has'} one number left.")
     return "\n".join(lines)
 
 
@@ -146,7 +151,7 @@ def play(players: int, level: str, seed: int, stdin: TextIO, stdout: TextIO,
     dice = Random(f"binomial-dice:{seed}")
     rngs = [Random(f"binomial-ai:{seed}:{s}") for s in range(players)]
     stdout.write(f"Binomial: you against {players - 1} AI players ({level}), seed {seed}. "
-                 f"{names[state.chairman]} is chairman. Type help for the rules.\n")
+                 f"{is_chairman(names[state.chairman])}. Type help for the rules.\n")
     shown_card = None
     try:
         while (prompt := GAME.prompt(state)) is not None:
@@ -158,7 +163,7 @@ def play(players: int, level: str, seed: int, stdin: TextIO, stdout: TextIO,
             if view.card is not None and (view.game, view.round) != shown_card:
                 shown_card = (view.game, view.round)
                 stdout.write(f"\n{render_card(CARD_BY_KEY[view.card], view.round)}; "
-                             f"{names[view.chairman]} is chairman.\n")
+                             f"{is_chairman(names[view.chairman])}.\n")
             step: dict[int | None, Mapping[str, Any]] = {}
             for seat in sorted(prompt.seats):
                 if seat == HUMAN:
