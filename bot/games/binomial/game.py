@@ -56,7 +56,7 @@ class BinomialGame:
     title = TITLE
     seats = SEATS
     options = (
-        Option("turn_seconds", TURN_SECONDS, min=10, max=600),
+        Option("turn_seconds", TURN_SECONDS, min=15, max=3600),
         Option("dark", False),
         Option("reward_for_fighting", False),
         Option("openness", False),

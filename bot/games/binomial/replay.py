@@ -193,8 +193,7 @@ def replay(data: object) -> dict[str, Any]:
             })
     except BinomialError as error:  # the checks above should leave nothing for the engine to refuse
         raise ScriptError(f"script: {error}") from None
-    sheets = state.finished[-1].sheets if state.over else state.sheets
-    totals = state.totals
+    sheets, totals = state.sheets, state.totals
     return {
         "sheets": {name: [show(n) for n in sheets[s].numbers if n is not None] for s, name in enumerate(players)},
         "rounds": out_rounds,
