@@ -134,7 +134,7 @@ def later_cards(view: View) -> list[Card]:
     return [CARD_BY_KEY[k] for k in view.unplayed]
 
 
-def portfolio(view: View, numbers: Sequence[int], cards: Sequence[Card], rivals: float) -> float:
+def portfolio(numbers: Sequence[int], cards: Sequence[Card], rivals: float) -> float:
     """What a set of numbers is worth on the cards still to come: a greedy matching, one card per number."""
     pairs = []
     for i, n in enumerate(numbers):
@@ -160,12 +160,12 @@ def keep_value(view: View, seat: int, candidates: Sequence[int]) -> dict[int, fl
     mine = list(view.sheet.unused)
     cards = later_cards(view)
     rivals = sum(1 for s in opponents(view, seat) if view.unused[s] > 0) or 1
-    whole = portfolio(view, mine, cards, rivals)
+    whole = portfolio(mine, cards, rivals)
     out = {}
     for n in candidates:
         rest = list(mine)
         rest.remove(n)
-        out[n] = whole - portfolio(view, rest, cards, rivals)
+        out[n] = whole - portfolio(rest, cards, rivals)
     return out
 
 
@@ -299,6 +299,3 @@ def decide(view: View, seat: int, level: str, rng: Random) -> Action:
             return normal_fight(view, seat, rng)
         return hard_fight(view, seat, rng)
     raise ValueError(f"nothing for seat {seat} to decide now ({view.kind})")
-
-
-

@@ -178,5 +178,3 @@ class BinomialGame:
 
 
 GAME = BinomialGame()
-
-
