@@ -1,0 +1,301 @@
+"""AI players for Binomial: ``easy``, ``normal`` and ``hard`` (pure: no I/O, no clock, no global random).
+
+An AI sees only its own :class:`View` (its sheet, the rolls, the public facts) and always answers a legal
+action: a free cell, a pass, or an unused number that fits the face-up card.
+
+* easy places half its digits at random and fights on a whim with a random fitting number;
+* normal places to build numbers that are strong on many cards (pairs, x0, x5, digit sum 10, extremes),
+  and fights when the expected points of its best fitting number, against opponents holding random
+  numbers, beat what that number is worth later on;
+* hard estimates the opponents' numbers from the rolled digits (every sheet holds the same 16 digits) minus
+  what they revealed, paired the way a builder would, simulates the reveal (cancelling included), and
+  weighs the end of the game when a sheet runs out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache, lru_cache
+from random import Random
+from typing import Any
+
+from .rules import ALL_NUMBERS, CARD_BY_KEY, CARDS, CELLS, REWARD_MIN_FIGHTERS, Card, show
+from .view import View, fitting
+
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+DEFAULT_LEVEL = "normal"
+PLACE_NOISE = 0.3  # in number-value points (a good number is worth 3 to 6)
+
+Action = Mapping[str, Any]
+PASS: Action = {"fight": False}
+
+
+def _fight(n: int) -> Action:
+    return {"fight": True, "number": show(n)}
+
+
+# --- tables over the 100 numbers (computed once) ---------------------------------------------------------
+
+@cache
+def beat_fraction(card_key: str) -> tuple[float, ...]:
+    """Per number: the share of all 100 numbers that fit the card and beat it (1.0 if it does not fit)."""
+    card = CARD_BY_KEY[card_key]
+    ranks = sorted((card.rank(n) for n in ALL_NUMBERS if card.fits(n)), reverse=True)
+    out = []
+    for n in ALL_NUMBERS:
+        if not card.fits(n):
+            out.append(1.0)
+        else:
+            out.append(sum(r > card.rank(n) for r in ranks) / 100)
+    return tuple(out)
+
+
+def card_worth(card: Card, fighters: float) -> float:
+    return fighters if card.points is None else float(card.points)
+
+
+@cache
+def number_value(seats: int) -> tuple[float, ...]:
+    """How good a number is to hold, before the deck is known: its best cards against random opponents."""
+    rivals = max(1, seats - 1)
+    values = []
+    for n in ALL_NUMBERS:
+        per_card = sorted(
+            (card_worth(c, 1 + 0.5 * rivals) * (1 - beat_fraction(c.key)[n]) ** (4 * rivals)
+             for c in CARDS if c.fits(n)), reverse=True)
+        values.append(per_card[0] + 0.3 * sum(per_card[1:3]))
+    return tuple(values)
+
+
+@cache
+def partial_value(seats: int, a: int | None, b: int | None) -> float:
+    """A number with a missing digit: the mean of its better half of completions (the missing digit is
+    still ours to place)."""
+    table = number_value(seats)
+    if a is not None and b is not None:
+        return table[10 * a + b]
+    options = sorted((table[10 * x + y] for x in (range(10) if a is None else (a,))
+                      for y in (range(10) if b is None else (b,))), reverse=True)
+    top = options[: max(1, len(options) // 2)]
+    return sum(top) / len(top)
+
+
+# --- placing ---------------------------------------------------------------------------------------------
+
+def free_cells(view: View) -> list[int]:
+    assert view.sheet is not None
+    return list(view.sheet.free_cells)
+
+
+def best_cell(seats: int, cells: Sequence[int | None], digit: int, rng: Random, noise: float) -> int:
+    """The free cell that most raises the sheet's value, give or take some noise (so that two AI players
+    given the same rolls do not build the same numbers and cancel each other)."""
+    best, best_gain = -1, -1e9
+    for i, d in enumerate(cells):
+        if d is not None:
+            continue
+        k = i // 2
+        a, b = cells[2 * k], cells[2 * k + 1]
+        before = partial_value(seats, a, b)
+        after = partial_value(seats, digit if i % 2 == 0 else a, digit if i % 2 == 1 else b)
+        gain = after - before + (rng.gauss(0, noise) if noise else 0.0)
+        if gain > best_gain:
+            best, best_gain = i, gain
+    return best
+
+
+# --- fighting --------------------------------------------------------------------------------------------
+
+def opponents(view: View, seat: int) -> list[int]:
+    return [s for s in range(view.seats) if s != seat]
+
+
+def fight_chances(view: View, seat: int, undecided: float) -> dict[int, float]:
+    """Per opponent, how likely it fights this card: 1 declared, 0 passed, ``undecided`` still to say."""
+    said = dict(view.declared)
+    return {s: (1.0 if said[s] else 0.0) if s in said else undecided for s in opponents(view, seat)}
+
+
+def expected_fighters(chances: Mapping[int, float]) -> float:
+    return 1 + sum(chances.values())
+
+
+def win_chance_uniform(view: View, card: Card, n: int, chances: Mapping[int, float]) -> float:
+    """Chance that ``n`` wins if opponents hold random numbers (their best fitting one fights)."""
+    beat = beat_fraction(card.key)[n]
+    p = 1.0
+    for s, f in chances.items():
+        held = view.unused[s]
+        p *= 1 - f * (1 - (1 - beat) ** held)
+    return p
+
+
+def later_cards(view: View) -> list[Card]:
+    return [CARD_BY_KEY[k] for k in view.unplayed]
+
+
+def portfolio(numbers: Sequence[int], cards: Sequence[Card], rivals: float) -> float:
+    """What a set of numbers is worth on the cards still to come: a greedy matching, one card per number."""
+    pairs = []
+    for i, n in enumerate(numbers):
+        for j, c in enumerate(cards):
+            if c.fits(n):
+                v = card_worth(c, 1 + 0.5 * rivals) * (1 - beat_fraction(c.key)[n]) ** (4 * rivals)
+                pairs.append((v, i, j))
+    pairs.sort(reverse=True)
+    used_n: set[int] = set()
+    used_c: set[int] = set()
+    total = 0.0
+    for v, i, j in pairs:
+        if i not in used_n and j not in used_c:
+            used_n.add(i)
+            used_c.add(j)
+            total += v
+    return total
+
+
+def keep_value(view: View, seat: int, candidates: Sequence[int]) -> dict[int, float]:
+    """Per candidate number, what spending it now costs on the cards still to come."""
+    assert view.sheet is not None
+    mine = list(view.sheet.unused)
+    cards = later_cards(view)
+    rivals = sum(1 for s in opponents(view, seat) if view.unused[s] > 0) or 1
+    whole = portfolio(mine, cards, rivals)
+    out = {}
+    for n in candidates:
+        rest = list(mine)
+        rest.remove(n)
+        out[n] = whole - portfolio(rest, cards, rivals)
+    return out
+
+
+def reward(view: View, fighters: float) -> float:
+    return 1.0 if view.variants.reward_for_fighting and fighters >= REWARD_MIN_FIGHTERS else 0.0
+
+
+def normal_fight(view: View, seat: int, rng: Random, keep_weight: float = 0.6) -> Action:
+    card = CARD_BY_KEY[view.card or ""]
+    options = fitting(view)
+    if not options:
+        return PASS
+    chances = fight_chances(view, seat, 0.55)
+    x = expected_fighters(chances)
+    worth = card_worth(card, x) + reward(view, x)
+    keep = keep_value(view, seat, options)
+    scored = [(win_chance_uniform(view, card, n, chances) * worth - keep_weight * keep[n], n) for n in options]
+    value, n = max(scored)
+    return _fight(n) if value > 0.05 + 0.1 * rng.random() else PASS
+
+
+# --- hard: sampled opponents -----------------------------------------------------------------------------
+
+def remaining_digits(view: View, s: int) -> tuple[int, ...]:
+    """The digits of ``s``'s unused numbers, in roll order: the rolls minus the digits it revealed."""
+    left = list(view.rolls)
+    for n in view.revealed[s]:
+        for d in divmod(n, 10):
+            del left[len(left) - 1 - left[::-1].index(d)]
+    return tuple(left)
+
+
+BUILDS = 8  # distinct noisy builds per digit sequence (cached, so the sampling stays cheap)
+
+
+@lru_cache(maxsize=50_000)  # bounded: a long-running bot sees many roll sequences
+def built_numbers(seats: int, digits: tuple[int, ...], k: int) -> tuple[int, ...]:
+    """The numbers a builder like ours makes from ``digits`` rolled in this order (build ``k`` of BUILDS)."""
+    rng = Random(f"binomial-build:{k}:{digits}")
+    cells: list[int | None] = [None] * len(digits)
+    for d in digits:
+        cells[best_cell(seats, cells, d, rng, PLACE_NOISE)] = d
+    return tuple(10 * cells[2 * i] + cells[2 * i + 1] for i in range(len(digits) // 2))  # type: ignore[operator]
+
+
+def sample_numbers(view: View, s: int, rng: Random) -> list[int]:
+    """A plausible set of ``s``'s unused numbers: mostly a builder's, sometimes a random pairing."""
+    digits = remaining_digits(view, s)
+    if rng.random() < 0.75:
+        return list(built_numbers(view.seats, digits, rng.randrange(BUILDS)))
+    shuffled = list(digits)
+    rng.shuffle(shuffled)
+    return [10 * shuffled[2 * i] + shuffled[2 * i + 1] for i in range(len(shuffled) // 2)]
+
+
+def _rival_pick(card: Card, numbers: Sequence[int], fights: bool | None) -> int | None:
+    """What a sampled rival fights with: its best fitting number, if it fights at all."""
+    fit = [n for n in numbers if card.fits(n)]
+    if not fit or fights is False:
+        return None
+    best = max(fit, key=card.rank)
+    if fights:
+        return best
+    beaten_by = beat_fraction(card.key)[best]
+    return best if beaten_by < 0.25 or (card.points is None and beaten_by < 0.35) else None
+
+
+def hard_fight(view: View, seat: int, rng: Random) -> Action:
+    card = CARD_BY_KEY[view.card or ""]
+    options = fitting(view)
+    if not options:
+        return PASS
+    said = dict(view.declared)
+    rivals = [s for s in opponents(view, seat) if view.unused[s] > 0]
+    samples = max(24, 144 // max(1, len(rivals)))  # fewer per rival at a big table: the time stays bounded
+    points = dict.fromkeys(options, 0.0)
+    for _ in range(samples):
+        picks = {}
+        for s in rivals:
+            got = _rival_pick(card, sample_numbers(view, s, rng), said.get(s))
+            if got is not None:
+                picks[s] = got
+        x = 1 + len(picks) + sum(1 for s in said if said[s] and s not in picks)
+        for n in options:
+            counts: dict[int, int] = {}
+            for m in (*picks.values(), n):
+                counts[m] = counts.get(m, 0) + 1
+            if counts[n] > 1:
+                continue
+            alive = [m for m in picks.values() if counts[m] == 1]
+            if view.variants.same_boat:
+                cancelled = any(c > 1 for c in counts.values())
+                top = all(n > m for m in alive)
+                gain = card_worth(card, x) if (cancelled or top) else 0.0
+                gain += reward(view, x) if top else 0.0
+            else:
+                top = all(card.rank(n) > card.rank(m) for m in alive)
+                gain = (card_worth(card, x) + reward(view, x)) if top else 0.0
+            points[n] += gain
+    keep = keep_value(view, seat, options)
+    value, n = max((points[n] / samples - 0.6 * keep[n] + _ending_bonus(view, seat, points[n] / samples), n)
+                   for n in options)
+    return _fight(n) if value > 0.05 else PASS
+
+
+def _ending_bonus(view: View, seat: int, expected_gain: float) -> float:
+    """Fighting with one's last number ends the game: welcome when ahead, costly when behind."""
+    if view.unused[seat] != 1:
+        return 0.0
+    lead = view.totals[seat] + expected_gain - max(t for s, t in enumerate(view.totals) if s != seat)
+    return 1.0 if lead > 0 else -2.0
+
+
+# --- the entry point -------------------------------------------------------------------------------------
+
+def decide(view: View, seat: int, level: str, rng: Random) -> Action:
+    """The AI's action for ``seat`` from its own view; deterministic given ``rng``."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown AI level {level!r}; choose one of {', '.join(LEVELS)}")
+    if view.kind == "place":
+        assert view.pending is not None
+        if level == "easy" and rng.random() < 0.5:
+            return {"cell": CELLS[rng.choice(free_cells(view))]}
+        assert view.sheet is not None
+        return {"cell": CELLS[best_cell(view.seats, view.sheet.cells, view.pending, rng, PLACE_NOISE)]}
+    if view.kind in ("declare", "pick"):
+        if level == "easy":
+            options = fitting(view)
+            return _fight(rng.choice(options)) if options and rng.random() < 0.5 else PASS
+        if level == "normal":
+            return normal_fight(view, seat, rng)
+        return hard_fight(view, seat, rng)
+    raise ValueError(f"nothing for seat {seat} to decide now ({view.kind})")
