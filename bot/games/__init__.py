@@ -4,9 +4,10 @@ from typing import Any
 
 from bot.core.game import Game
 
+from .binomial import game as binomial
 from .thenumber import game as thenumber
 
-GAMES: tuple[Game[Any, Any, Any], ...] = (thenumber.GAME,)
+GAMES: tuple[Game[Any, Any, Any], ...] = (thenumber.GAME, binomial.GAME)
 
 
 class UnknownGameKey(LookupError):
