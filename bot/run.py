@@ -64,6 +64,12 @@ def configure_logging(settings: Settings) -> None:
     logging.getLogger().setLevel(libraries)  # the root: every library logger that sets no level of its own
     for name in OWN_LOGGERS:
         logging.getLogger(name).setLevel(own)
+    logging.getLogger("discord.client").addFilter(_drop_login_notice)  # once: the same filter is not added twice
+
+
+def _drop_login_notice(record: logging.LogRecord) -> bool:
+    """discord.py announces every login: noise, and it would precede the one line of a failed start."""
+    return record.msg != "logging in using static token"
 
 
 def load_settings() -> Settings:

@@ -148,7 +148,7 @@ def test_env_file_is_read_from_the_working_directory_then_next_to_the_project(tm
 def test_refused_connection_to_discord_is_one_line_and_a_non_zero_exit(tmp_path: Path) -> None:
     port = closed_port()
     done = start_bot(tmp_path, DATABASE_PATH=str(tmp_path / "db.sqlite3"),
-                     DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10", LOG_LEVEL="WARNING")
+                     DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10")
     assert done.returncode == 1
     assert one_line(done).startswith(f"cannot reach Discord at http://127.0.0.1:{port}/api/v10: ")
 
@@ -193,3 +193,37 @@ def test_debug_keeps_library_loggers_at_info_unless_asked(restore_logging: None)
     assert logging.getLogger("discord.http").isEnabledFor(logging.DEBUG)
     configure_logging(Settings(log_level="WARNING", _env_file=None))  # type: ignore[call-arg]
     assert not logging.getLogger("discord.client").isEnabledFor(logging.INFO)
+
+
+async def test_at_debug_the_libraries_stay_at_info_and_no_pending_number_is_logged(fake_discord: FakeDiscord,
+                                                                                   tmp_path: Path) -> None:
+    import asyncio
+    import re
+
+    from tests.discord_world import eventually
+    from tests.test_bot_process import bot_env
+
+    fake = fake_discord
+    ana, ben = fake.add_user("ana", display_name="Ana"), fake.add_user("ben", display_name="Ben")
+    general = fake.add_channel(fake.add_guild("Number Night", members=[ana, ben]), "general")
+    env = {**bot_env(fake, tmp_path / "bot.sqlite3"), "LOG_LEVEL": "DEBUG"}
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+                                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        await eventually(lambda: fake.gateway.active and fake.requests_to("PUT", r"/commands$"), timeout=30,
+                         what="the bot to connect and sync its commands")
+        opened = await (await ana.slash(general, "thenumber start")).wait(timeout=5)
+        await (await ben.click(opened.message, "Join")).wait(timeout=5)
+        await (await ana.click(opened.message, "Start")).wait(timeout=5)
+        await ana.send_dm("513")
+        await eventually(lambda: fake.dms(ana) and "Locked in 513" in fake.dms(ana)[-1].content, timeout=5)
+        await ben.send_dm("240")
+        await eventually(lambda: [m for m in fake.messages(general) if ": reveal" in fake.visible_text(m)],
+                         timeout=5, what="the reveal")
+    finally:
+        proc.terminate()
+        _, err = await asyncio.wait_for(proc.communicate(), 20)
+    log = err.decode()
+    assert "Traceback" not in log, log
+    assert not re.search(r" DEBUG (discord|aiosqlite|asyncio)", log), log
+    assert not re.search(r"(?<![0-9a-f])(513|240)(?![0-9a-f])", log), log
