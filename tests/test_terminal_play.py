@@ -209,6 +209,13 @@ def test_example_number_is_playable(available: set[int], expected: str) -> None:
     assert example == expected and set(map(int, example)) <= available
 
 
+def test_refusal_example_follows_the_board_in_every_language() -> None:
+    no_zero = frozenset(range(1, 10))
+    assert "like 519." in refusal(MalformedNumber("12"), no_zero)
+    assert "par exemple 519." in refusal(MalformedNumber("12"), no_zero, "fr")
+    assert "like 407." in refusal(MalformedNumber("12"), None)  # board unknown: the usual example
+
+
 def test_malformed_refusal_with_zero_crossed_off_suggests_a_playable_number() -> None:
     out = io.StringIO()
     play_game(2, "easy", 3, inp=io.StringIO("000\n12\n"), out=out)  # 000 is approved (smallest): 0 crossed
