@@ -21,8 +21,8 @@ INTRO = """\
 This file is written by `python -m bench` (about 2 minutes on an idle 2-CPU machine) from the run's
 `bench/results.json`; `python -m bench.report` rewrites it from an existing `results.json`. Do not edit the
 figures by hand. `python -m bench --quick` is a shorter smoke run that writes neither file unless asked
-(`--json PATH`, `--markdown PATH`). The benchmarks need the dev extra (`pip install -e '.[dev]'`): the full-stack and API
-figures drive the real bot against the local fake Discord in `tests/fakediscord`.
+(`--json PATH`, `--markdown PATH`). The benchmarks need the dev extra (`pip install -e '.[dev]'`): the
+full-stack and API figures drive the real bot against the local fake Discord in `tests/fakediscord`.
 """
 
 METHOD = """\
