@@ -6,6 +6,7 @@ every failure to start is one line on stderr and a non-zero exit, never a traceb
 """
 
 import asyncio
+import contextlib
 import logging
 import os
 import sqlite3
@@ -112,6 +113,14 @@ async def probe_gateway(url: str) -> None:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
         raise StartupError(f"cannot reach the Discord gateway at {url}: {reason}", 1) from None
     writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
+
+
+def one_line(text: object, limit: int = 300) -> str:
+    """An error as one line of bounded length (an HTTP error body can be a whole HTML page)."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def run_bot() -> int:
@@ -120,7 +129,7 @@ def run_bot() -> int:
         settings = load_settings()
         token = check_before_connecting(settings)
     except StartupError as exc:
-        print(exc, file=sys.stderr)
+        print(one_line(exc), file=sys.stderr)
         return exc.code
     configure_logging(settings)
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
@@ -143,16 +152,16 @@ def run_bot() -> int:
     except KeyboardInterrupt:
         pass
     except StartupError as exc:
-        print(exc, file=sys.stderr)
+        print(one_line(exc), file=sys.stderr)
         code = exc.code
     except discord.LoginFailure:
         print("Discord refused the token: check DISCORD_TOKEN", file=sys.stderr)
         code = 1
     except discord.HTTPException as exc:
-        print(f"Discord answered {exc.status} at {api}: {exc.text or exc}", file=sys.stderr)
+        print(one_line(f"Discord answered {exc.status} at {api}: {exc.text or exc}"), file=sys.stderr)
         code = 1
     except sqlite3.Error as exc:
-        print(f"database {settings.database_path}: {exc}", file=sys.stderr)
+        print(one_line(f"database {settings.database_path}: {exc}"), file=sys.stderr)
         code = 2
     if code:
         _exit_without_waiting_for_threads(code)
