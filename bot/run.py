@@ -19,6 +19,7 @@ import yarl
 from pydantic import ValidationError
 
 from bot.settings import Settings, env_file
+from storage.base import StoreError
 from storage.preflight import database_problem
 
 log = logging.getLogger("bot")
@@ -160,7 +161,7 @@ def run_bot() -> int:
     except discord.HTTPException as exc:
         print(one_line(f"Discord answered {exc.status} at {api}: {exc.text or exc}"), file=sys.stderr)
         code = 1
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, StoreError) as exc:  # the store refused to open (after the checks above)
         print(one_line(f"database {settings.database_path}: {exc}"), file=sys.stderr)
         code = 2
     if code:

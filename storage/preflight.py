@@ -8,6 +8,9 @@ import os
 import sqlite3
 from pathlib import Path
 
+from .base import SchemaTooNew
+from .migrations import check_version, latest_version
+
 # Long enough to wait out a short write by another process, short enough never to stall a start-up.
 LOCK_WAIT_S = 2.0
 
@@ -39,6 +42,9 @@ def _open_problem(path: Path) -> str | None:
         return f"cannot be opened: {exc}"
     try:
         db.execute("PRAGMA schema_version").fetchone()  # reads the header: garbage fails here
+        if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'schema_migrations'").fetchone():
+            found = db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").fetchone()[0]
+            check_version(int(found), latest_version())
         db.execute("BEGIN IMMEDIATE")  # takes the write lock without writing: a read-only file fails here
         db.execute("ROLLBACK")
     except sqlite3.OperationalError as exc:
@@ -47,6 +53,8 @@ def _open_problem(path: Path) -> str | None:
         return f"cannot be written: {exc}"
     except sqlite3.DatabaseError as exc:
         return f"is not a SQLite database ({exc})"
+    except SchemaTooNew as exc:
+        return str(exc)
     finally:
         db.close()
     return None

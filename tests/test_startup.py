@@ -90,13 +90,13 @@ def _database(path: Path) -> Path:
 
 
 @pytest.mark.parametrize("case", ["random bytes", "directory", "folder is a file", "read-only file",
-                                  "read-only folder"])
+                                  "read-only folder", "newer schema"])
 def test_an_unusable_database_is_named_in_one_line_before_discord_is_contacted(
         case: str, tmp_path: Path, unwritable: Callable[[Path], None]) -> None:
     db = tmp_path / "games.sqlite3"
     expected = {"random bytes": "not a SQLite database", "directory": "is a directory",
                 "folder is a file": "cannot create its folder", "read-only file": "read-only",
-                "read-only folder": "not writable"}[case]
+                "read-only folder": "not writable", "newer schema": "run a newer version of the bot"}[case]
     if case == "random bytes":
         db.write_bytes(os.urandom(8192))
     elif case == "directory":
@@ -106,6 +106,11 @@ def test_an_unusable_database_is_named_in_one_line_before_discord_is_contacted(
         db = tmp_path / "data" / "games.sqlite3"
     elif case == "read-only file":
         unwritable(_database(db))
+    elif case == "newer schema":
+        with contextlib.closing(sqlite3.connect(db)) as raw:
+            raw.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT, applied_at REAL)")
+            raw.execute("INSERT INTO schema_migrations VALUES (999, 'from_the_future.sql', 0)")
+            raw.commit()
     else:
         _database(db)
         unwritable(tmp_path)
