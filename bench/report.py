@@ -68,9 +68,12 @@ def _machine(payload: dict[str, Any]) -> str:
     kind = " A `--quick` smoke run: read its figures as a smoke test only." if payload.get("quick") else ""
     seconds = payload.get("seconds", {})
     took = f" The run took {sum(seconds.values()):.0f} s." if seconds else ""
-    load = (f" One-minute load average {m['load_average_1m_start']} at the start, {m['load_average_1m_end']} at "
-            "the end (above the CPU count, other work on the machine slows every figure)."
-            if "load_average_1m_start" in m and "load_average_1m_end" in m else "")
+    load = ""
+    if "load_average_1m_start" in m and "load_average_1m_end" in m:
+        busiest = max(m["load_average_1m_start"], m["load_average_1m_end"])
+        busy = " (above the CPU count: other work slowed every figure)" if busiest > m.get("nproc", 1) else ""
+        load = (f" One-minute load average {m['load_average_1m_start']} at the start, {m['load_average_1m_end']}"
+                f" at the end{busy}.")
     return (f"**Machine:** {m.get('cpu_model', 'unknown')}, {m.get('nproc', '?')} CPUs "
             f"({m.get('usable_cpus', '?')} usable), Python {m.get('python', '?')}, {m.get('platform', '?')}. "
             f"**Date:** {m.get('date', '?')}.{took}{load}{kind}\n")
