@@ -164,6 +164,9 @@ def run_bot() -> int:
     except (sqlite3.Error, StoreError) as exc:  # the store refused to open (after the checks above)
         print(one_line(f"database {settings.database_path}: {exc}"), file=sys.stderr)
         code = 2
+    except Exception:  # a bug: keep its traceback in the log, and still end the process
+        log.exception("the bot stopped on an unexpected error")
+        code = 1
     if code:
         _exit_without_waiting_for_threads(code)
     return code
