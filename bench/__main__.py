@@ -3,8 +3,9 @@
 Sections: engine (rules engine rates), sqlite (durable commits), stack (the real bot against the local fake
 Discord, against a bare discord.py floor), api (REST calls per turn), memory (per running game) and
 restart (10,000 games). Each figure is measured as a rate or ratio inside this run and repeated; the table
-shows the median and the min-max spread. The full run writes bench/results.json (one key per figure);
-``--quick`` is a smoke run with fewer repeats and smaller sizes, and writes nothing unless ``--json`` is given.
+shows the median and the min-max spread. The full run writes bench/results.json (one key per figure) and
+bench/RESULTS.md from it; ``--quick`` is a smoke run with fewer repeats and smaller sizes, and writes
+nothing unless ``--json`` or ``--markdown`` is given.
 """
 
 import argparse
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .common import Figure, cpu_count, fmt
+from .report import RESULTS_MD, write_results
 
 SECTIONS = ("engine", "sqlite", "stack", "api", "memory", "restart")
 RESULTS = Path(__file__).resolve().parent / "results.json"
@@ -34,7 +36,8 @@ def machine() -> dict[str, Any]:
         pass
     return {"nproc": os.cpu_count(), "usable_cpus": cpu_count(), "cpu_model": model,
             "python": platform.python_version(), "platform": platform.platform(),
-            "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")}
+            "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+            "load_average_1m_end": round(os.getloadavg()[0], 2)}
 
 
 def table(figures: Sequence[Figure]) -> str:
@@ -61,16 +64,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated subset of {','.join(SECTIONS)}")
     parser.add_argument("--json", type=Path, default=None,
                         help="where to write the figures (default: bench/results.json for a full run)")
+    parser.add_argument("--markdown", type=Path, default=None,
+                        help="where to write the results page (default: bench/RESULTS.md for a full run)")
     args = parser.parse_args(argv)
     wanted = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = set(wanted) - set(SECTIONS)
     if unknown:
         parser.error(f"unknown section(s): {sorted(unknown)}")
     out_path = args.json if args.json is not None else (None if args.quick else RESULTS)
+    md_path = args.markdown if args.markdown is not None else (None if args.quick else RESULTS_MD)
     quick = args.quick
     figures: list[Figure] = []
     seconds: dict[str, float] = {}
     started = time.perf_counter()
+    load_at_start = round(os.getloadavg()[0], 2)
 
     with tempfile.TemporaryDirectory(prefix="bench-db-") as tmp:
         sizes = (200, 1000) if quick else (1000, 10_000)
@@ -114,17 +121,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             seconds[section] = round(time.perf_counter() - t0, 1)
             print(f"[bench] {section} done in {seconds[section]:.1f} s", file=sys.stderr, flush=True)
 
-    info = machine()
+    info = {**machine(), "load_average_1m_start": load_at_start}
     print(f"\nThe Number bot benchmarks{' (quick)' if quick else ''}: {info['cpu_model']}, {info['nproc']} CPUs, "
           f"Python {info['python']}, {info['date']}\n")
     print(table(figures))
     total = time.perf_counter() - started
     print(f"\nTotal {total:.0f} s ({', '.join(f'{k} {v:.0f} s' for k, v in seconds.items())})")
+    payload = {"machine": info, "quick": quick, "seconds": seconds,
+               "figures": {f.key: f.as_json() for f in figures}}
     if out_path is not None:
-        payload = {"machine": info, "quick": quick, "seconds": seconds,
-                   "figures": {f.key: f.as_json() for f in figures}}
         out_path.write_text(json.dumps(payload, indent=2, default=str) + "\n", encoding="utf-8")
         print(f"wrote {out_path}")
+    if md_path is not None:
+        print(f"wrote {write_results(json.loads(json.dumps(payload, default=str)), md_path)}")
     return 0
 
 

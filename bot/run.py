@@ -1,16 +1,40 @@
-"""``python -m bot``: start the Discord bot."""
+"""``python -m bot``: start the Discord bot.
+
+Everything that can be checked before connecting is checked first (settings, ``.env``, the database), and
+every failure to start is one line on stderr and a non-zero exit, never a traceback or a hung process:
+2 for a problem in the configuration or the database, 1 when Discord refuses or cannot be reached.
+"""
 
 import asyncio
+import contextlib
 import logging
+import os
+import sqlite3
 import sys
+import threading
 
+import aiohttp
 import discord
 import yarl
 from pydantic import ValidationError
 
-from bot.settings import Settings
+from bot.settings import Settings, env_file
+from storage.base import StoreError
+from storage.preflight import database_problem
 
 log = logging.getLogger("bot")
+
+OWN_LOGGERS = ("bot", "cogs", "storage")
+DEFAULT_GATEWAY = "wss://gateway.discord.gg/"
+PROBE_TIMEOUT_S = 10.0
+
+
+class StartupError(Exception):
+    """A reason not to start, already worded for the operator; ``code`` is the exit status."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
@@ -24,31 +48,134 @@ def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-def run_bot() -> int:
+def silence_voice_warnings() -> None:
+    """The bot has no voice: discord.py's start-up warnings about PyNaCl and davey say nothing useful."""
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+
+
+def configure_logging(settings: Settings) -> None:
+    """The bot's loggers at LOG_LEVEL; libraries never below LOG_LEVEL_THIRD_PARTY.
+
+    At DEBUG, discord.http logs request bodies and aiosqlite logs statements with their parameters, which
+    include pending numbers: they stay at INFO unless LOG_LEVEL_THIRD_PARTY asks for DEBUG.
+    """
+    own = logging.getLevelName(settings.log_level)
+    libraries = max(own, logging.getLevelName(settings.log_level_third_party))
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger().setLevel(libraries)  # the root: every library logger that sets no level of its own
+    for name in OWN_LOGGERS:
+        logging.getLogger(name).setLevel(own)
+    logging.getLogger("discord.client").addFilter(_drop_login_notice)  # once: the same filter is not added twice
+
+
+def _drop_login_notice(record: logging.LogRecord) -> bool:
+    """discord.py announces every login: noise, and it would precede the one line of a failed start."""
+    return record.msg != "logging in using static token"
+
+
+def load_settings() -> Settings:
+    path = env_file()
     try:
-        settings = Settings()
+        return Settings.load(path)
     except ValidationError as exc:
-        print(f"invalid settings: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}", file=sys.stderr)
-        return 2
-    if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
-        print("DISCORD_TOKEN is not set: put DISCORD_TOKEN=... in .env (see .env.example) or the environment",
-              file=sys.stderr)
-        return 2
-    logging.basicConfig(level=settings.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        error = exc.errors()[0]
+        name = str(error["loc"][0]).upper() if error["loc"] else "settings"
+        message = str(error["msg"]).removeprefix("Value error, ")
+        raise StartupError(f"invalid setting {name}: {message}", 2) from None
+    except UnicodeDecodeError:
+        raise StartupError(f"cannot read {path}: it is not UTF-8 text (save it as UTF-8)", 2) from None
+    except OSError as exc:
+        raise StartupError(f"cannot read {path}: {exc.strerror or exc}", 2) from None
+
+
+def check_before_connecting(settings: Settings) -> str:
+    """The token, or :class:`StartupError`: what can be known without Discord is checked first."""
+    token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
+    if not token:
+        found = env_file()
+        where = (f"put DISCORD_TOKEN=... in {found} or in the environment" if found else
+                 "no .env in the working directory or next to the project (copy .env.example to .env and "
+                 "fill it in) and none in the environment")
+        raise StartupError(f"DISCORD_TOKEN is not set: {where}", 2)
+    problem = database_problem(settings.database_path)
+    if problem:
+        raise StartupError(f"database {settings.database_path}: {problem}", 2)
+    return token
+
+
+async def probe_gateway(url: str) -> None:
+    """Fail now if the gateway's host cannot even be reached; later outages are discord.py's to retry."""
+    target = yarl.URL(url)
+    port = target.port or (443 if target.scheme in ("wss", "https") else 80)
+    try:
+        _, writer = await asyncio.wait_for(asyncio.open_connection(target.host, port), PROBE_TIMEOUT_S)
+    except (OSError, TimeoutError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+        raise StartupError(f"cannot reach the Discord gateway at {url}: {reason}", 1) from None
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
+
+
+def one_line(text: object, limit: int = 300) -> str:
+    """An error as one line of bounded length (an HTTP error body can be a whole HTML page)."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def run_bot() -> int:
+    silence_voice_warnings()
+    try:
+        settings = load_settings()
+        token = check_before_connecting(settings)
+    except StartupError as exc:
+        print(one_line(exc), file=sys.stderr)
+        return exc.code
+    configure_logging(settings)
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
+    api = settings.discord_api_base or discord.http.Route.BASE
 
     from bot.client import NumberBot
 
     async def main() -> None:
         async with NumberBot(settings) as bot:
-            await bot.start(settings.discord_token.get_secret_value() if settings.discord_token else "")
+            try:
+                await bot.login(token)
+            except (OSError, TimeoutError, aiohttp.ClientError) as exc:
+                raise StartupError(f"cannot reach Discord at {api}: {exc or type(exc).__name__}", 1) from None
+            await probe_gateway(settings.discord_gateway_url or DEFAULT_GATEWAY)
+            await bot.connect()
 
+    code = 0
     try:
         asyncio.run(main())
     except KeyboardInterrupt:
         pass
+    except StartupError as exc:
+        print(one_line(exc), file=sys.stderr)
+        code = exc.code
     except discord.LoginFailure:
         print("Discord refused the token: check DISCORD_TOKEN", file=sys.stderr)
-        return 1
-    return 0
+        code = 1
+    except discord.HTTPException as exc:
+        print(one_line(f"Discord answered {exc.status} at {api}: {exc.text or exc}"), file=sys.stderr)
+        code = 1
+    except (sqlite3.Error, StoreError) as exc:  # the store refused to open (after the checks above)
+        print(one_line(f"database {settings.database_path}: {exc}"), file=sys.stderr)
+        code = 2
+    except Exception:  # a bug: keep its traceback in the log, and still end the process
+        log.exception("the bot stopped on an unexpected error")
+        code = 1
+    if code:
+        _exit_without_waiting_for_threads(code)
+    return code
+
+
+def _exit_without_waiting_for_threads(code: int) -> None:
+    """A failed start must end the process: a half-opened store can leave a non-daemon worker thread."""
+    if any(t is not threading.main_thread() and t.is_alive() and not t.daemon for t in threading.enumerate()):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+

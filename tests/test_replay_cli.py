@@ -61,7 +61,9 @@ def test_stdin_missing_invalid_and_exhausted() -> None:
     (script(rounds=[[{}] * 5, [{}] * 4]), "round 2: exactly 5 turns needed, got 4"),
     (script(rounds=[[{}, {}, {"zed": "123"}, {}, {}], [{}] * 5]), "round 1, turn 3: 'zed' is not a player"),
     (script(rounds=[[{}] * 5, [{}, {"ana": "12"}, {}, {}, {}]]), "round 2, turn 2: ana's number \"12\""),
-    (script(rounds=[[{"ben": "５１３"}] + [{}] * 4, [{}] * 5]), "round 1, turn 1: ben's number"),
+    (script(rounds=[[{"ben": "٥١٣"}] + [{}] * 4, [{}] * 5]), "round 1, turn 1: ben's number \"٥١٣\""),
+    (script(rounds=[[{"ben": "5 13"}] + [{}] * 4, [{}] * 5]), "round 1, turn 1: ben's number \"5 13\""),
+    (script(rounds=[[{"ben": ["513"]}] + [{}] * 4, [{}] * 5]), "round 1, turn 1: ben's number (a list)"),
     (script(rounds=[[{"ben": 513}] + [{}] * 4, [{}] * 5]), "round 1, turn 1: ben's number 513"),
     (script(rounds=[[{"ben": None}] + [{}] * 4, [{}] * 5]), "round 1, turn 1: ben's number null"),
     ('{"players": ["a", "b"], "rounds": [[{"a": "1", "a": "2"}]]}', "'a' appears twice"),
@@ -72,6 +74,29 @@ def test_bad_input_exits_2_with_one_line_naming_the_place(text: str, where: str)
     assert done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and where in lines[0], done.stderr
+
+
+def test_full_width_and_padded_numbers_are_read_like_the_live_bot() -> None:
+    """RULES.md: NFKC, then trimmed; the output shows the canonical number."""
+    typed = script(rounds=[[{"ana": "５１３", "ben": " 761 ", "cy": "２２０"}] + [{}] * 4, [{}] * 5])
+    canonical = script(rounds=[[{"ana": "513", "ben": "761", "cy": "220"}] + [{}] * 4, [{}] * 5])
+    done, expected = run_replay(typed), run_replay(canonical)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == expected.stdout
+    assert json.loads(done.stdout)["turns"][0]["results"]["ana"] == {"number": "513", "status": "approved",
+                                                                     "points": 7}
+
+
+@pytest.mark.parametrize("text", [
+    "[" * 100_000 + "]" * 100_000,
+    '{"a": ' * 100_000 + "1" + "}" * 100_000,
+    '{"players": ["ana", "ben"], "rounds": [[{"ben": ' + "[" * 100_000 + "]" * 100_000 + "}]]}",
+], ids=["lists", "objects", "inside-a-number"])
+def test_deeply_nested_json_exits_2_with_one_line(text: str) -> None:
+    done = run_replay(text)
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr[-500:]
 
 
 def test_unreadable_file_exits_2(tmp_path: Path) -> None:

@@ -4,11 +4,14 @@ import io
 import itertools
 import json
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
-from bot.games.thenumber.errors import MalformedNumber, UnavailableDigit
+import pytest
+
+from bot.games.thenumber.errors import MalformedNumber, UnavailableDigit, example_number
 from bot.games.thenumber.messages import refusal
 from bot.games.thenumber.numbers import ALL_DIGITS, digits_of
 from bot.games.thenumber.replay import replay_text
@@ -45,6 +48,8 @@ def check_refusals(transcript: str) -> int:
             expected = refusal(UnavailableDigit(typed, used, available), available)
         else:
             expected = refusal(MalformedNumber(typed), available)
+            example = re.search(r"like ([0-9]{3})\.", line)
+            assert example and set(map(int, example.group(1))) <= available, line  # a number they can play
         assert line == expected
         checked += 1
     return checked
@@ -105,3 +110,140 @@ def test_arena_figures_do_not_depend_on_worker_count() -> None:
     one = run_arena(8, ["normal", "easy", "easy"], seed=3, workers=1)
     two = run_arena(8, ["normal", "easy", "easy"], seed=3, workers=2)
     assert strip(one) == strip(two)
+
+
+def test_ctrl_c_at_the_prompt_abandons_the_game_without_a_traceback() -> None:
+    with subprocess.Popen([sys.executable, "-m", "bot", "play", "--players", "3", "--seed", "2"], cwd=ROOT,
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        assert proc.stdout is not None and proc.stdin is not None
+        seen = ""
+        while "Your number" not in seen:  # the prompt has no newline: read it character by character
+            char = proc.stdout.read(1)
+            assert char, "the game ended before its first prompt"
+            seen += char
+        proc.send_signal(signal.SIGINT)
+        rest, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1
+    assert "game abandoned" in rest and "Traceback" not in err and "KeyboardInterrupt" not in err, err
+
+
+def _sections(transcript: str, title: str) -> list[list[str]]:
+    """Every block of indented lines that follows a line starting with ``title``."""
+    blocks, lines = [], transcript.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith(title):
+            block = list(itertools.takewhile(lambda row: row.startswith("  "), lines[i + 1:]))
+            blocks.append(block)
+    return blocks
+
+
+def test_round_end_shows_turn_five_crossings_and_the_next_round_resets_the_boards() -> None:
+    out = io.StringIO()
+    assert play_game(4, "normal", 11, inp=io.StringIO(SCRIPTED), out=out).completed
+    transcript = out.getvalue()
+    for round_no in (1, 2):
+        before_end = transcript.split(f"--- End of round {round_no}")[0]
+        boards = _sections(before_end, "Boards")[-1]
+        board_crossed = {row.split()[0]: int(re.search(r"crossed (\d+)", row).group(1)) for row in boards}
+        round_end = _sections(transcript, f"--- End of round {round_no}")[0]
+        scored = {row.split()[0]: int(re.search(r"crossed\s+(\d+) =", row).group(1)) for row in round_end}
+        assert board_crossed == scored  # the boards shown are the ones the crossed digits are counted on
+        assert sum(scored.values()) > 0
+    round_two = transcript.split("=== Round 2, turn 1/5")[1]
+    assert "every board is reset" in round_two.split("Your number")[0]
+    reset = _sections(round_two, "Boards")[0]
+    assert all(row.split()[1:11] == [str(d) for d in range(10)] for row in reset)
+
+
+def test_score_rows_stay_aligned_in_round_two() -> None:
+    out = io.StringIO()
+    assert play_game(5, "hard", 4, inp=io.StringIO(SCRIPTED), out=out).completed
+    blocks = _sections(out.getvalue(), "Scores:")
+    assert any("R2:" in row for block in blocks for row in block)
+    for block in blocks:
+        assert len({row.index(" total ") for row in block}) == 1, block
+        assert len({row.index("| R2:") for row in block if "| R2:" in row}) <= 1, block
+
+
+@pytest.mark.parametrize("word", ["help", "?", "rules", " RULES "])
+def test_help_at_the_prompt_explains_the_rules_and_asks_again(word: str) -> None:
+    out = io.StringIO()
+    result = play_game(3, "easy", 1, inp=io.StringIO(f"{word}\n"), out=out)
+    text = out.getvalue()
+    assert not result.completed and not result.turns  # nothing was played
+    rules = " ".join(text.split("--- How to play The Number ---")[1].split())
+    assert "turn 1 +2, turn 2 +3, turn 3 +4, turn 4 +6, turn 5 +8" in rules
+    assert "On turn 5 the first digit counts x2" in rules
+    assert "end of each round every crossed-off digit scores 1 point" in rules
+    assert rules.count("Your number") == 1 and "not a number you can play" not in text
+
+
+def test_default_seed_is_random_printed_and_replays_the_same_game() -> None:
+    first = run_bot("play", "--players", "3", stdin=SCRIPTED)
+    assert first.returncode == 0, first.stderr
+    seed = re.search(r"seed (\d+) \(play this game again with --seed (\d+)\)", first.stdout)
+    assert seed and seed.group(1) == seed.group(2)
+    again = run_bot("play", "--players", "3", "--seed", seed.group(1), stdin=SCRIPTED)
+    assert again.stdout == first.stdout
+    seeds = {re.search(r"seed (\d+)", run_bot("play", stdin="").stdout).group(1) for _ in range(3)}
+    assert len(seeds) > 1  # three draws from a million are all equal only by a 1e-12 chance
+
+
+def test_introduction_grammar_and_the_two_seat_advice() -> None:
+    two = run_bot("play", "--players", "2", "--seed", "1", stdin="")
+    assert "you against 1 AI player (normal)" in two.stdout
+    assert "plays best with 3 to 5" in two.stdout
+    three = run_bot("play", "--players", "3", "--seed", "1", stdin="")
+    assert "you against 2 AI players (normal)" in three.stdout and "plays best" not in three.stdout
+
+
+@pytest.mark.parametrize(("available", "expected"), [
+    (set(range(10)), "407"),
+    ({0, 4, 7}, "407"),
+    (set(range(1, 10)), "519"),
+    ({3}, "333"),
+    ({2, 8}, "828"),
+])
+def test_example_number_is_playable(available: set[int], expected: str) -> None:
+    example = example_number(available)
+    assert example == expected and set(map(int, example)) <= available
+
+
+def test_refusal_example_follows_the_board_in_every_language() -> None:
+    no_zero = frozenset(range(1, 10))
+    assert "like 519." in refusal(MalformedNumber("12"), no_zero)
+    assert "par exemple 519." in refusal(MalformedNumber("12"), no_zero, "fr")
+    assert "like 407." in refusal(MalformedNumber("12"), None)  # board unknown: the usual example
+
+
+def test_malformed_refusal_with_zero_crossed_off_suggests_a_playable_number() -> None:
+    out = io.StringIO()
+    play_game(2, "easy", 3, inp=io.StringIO("000\n12\n"), out=out)  # 000 is approved (smallest): 0 crossed
+    text = out.getvalue()
+    assert "Your number (available digits: 1 2 3 4 5 6 7 8 9): 12" in text
+    refusal_line = next(line for line in text.splitlines() if "not a number you can play" in line)
+    assert "like 407" not in refusal_line and "like 519" in refusal_line
+
+
+def test_script_out_into_a_missing_folder_is_refused_before_the_game(tmp_path: Path) -> None:
+    done = run_bot("play", "--seed", "1", "--script-out", str(tmp_path / "missing" / "game.json"), stdin=SCRIPTED)
+    assert done.returncode == 2
+    assert "Round 1" not in done.stdout and "does not exist" in done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith("python -m bot: error: play: --script-out")
+    folder = run_bot("play", "--seed", "1", "--script-out", str(tmp_path), stdin=SCRIPTED)
+    assert folder.returncode == 2 and "is a folder" in folder.stderr
+
+
+@pytest.mark.parametrize("games", ["0", "-5", "many"])
+def test_arena_refuses_a_game_count_below_one(games: str) -> None:
+    done = run_bot("arena", "--games", games)
+    assert done.returncode == 2 and done.stdout == "" and "--games" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_help_says_a_bare_command_starts_the_discord_bot_and_version_is_shown() -> None:
+    helped = run_bot("--help")
+    assert helped.returncode == 0
+    assert "With no command, python -m bot starts the Discord bot" in " ".join(helped.stdout.split())
+    shown = run_bot("--version")
+    assert shown.returncode == 0 and re.fullmatch(r"python -m bot \S+\n", shown.stdout), shown.stdout

@@ -1,12 +1,23 @@
 """Plain-text pictures of a game of The Number: the tower, the boards, the scoreboard, the standings."""
 
+import textwrap
 from collections.abc import Mapping
 
 from bot.games.thenumber.check import SeatResult, Status
 from bot.games.thenumber.engine import PublicView, TurnOutcome
 from bot.games.thenumber.errors import format_digits
 from bot.games.thenumber.numbers import ALL_DIGITS
-from bot.games.thenumber.rules import TURNS_PER_ROUND, bonus_for, multiplier_for
+from bot.games.thenumber.rules import (
+    LAST_TURN_MULTIPLIER,
+    MAX_SEATS,
+    MIN_SEATS,
+    NUMBER_LENGTH,
+    ROUNDS,
+    TURN_BONUS,
+    TURNS_PER_ROUND,
+    bonus_for,
+    multiplier_for,
+)
 
 CROSSED_MARK = "x"
 
@@ -62,7 +73,8 @@ def render_boards(view: PublicView, width: int = 12) -> str:
 
 
 def render_scores(view: PublicView, width: int = 12) -> str:
-    lines = ["Scores:"]
+    """One row per player; the round columns are padded to the longest so every row lines up."""
+    texts: dict[str, list[str]] = {}
     for p in view.players:
         rounds = []
         for r, turns in enumerate(view.points[p]):
@@ -73,7 +85,14 @@ def render_scores(view: PublicView, width: int = 12) -> str:
                 crossed_points = view.round_totals[p][r] - sum(turns)
                 text += f" + {crossed_points} crossed = {view.round_totals[p][r]}"
             rounds.append(f"R{r + 1}: {text}")
-        lines.append(f"  {p:<{width}} {' | '.join(rounds) or '-':<52} total {view.totals[p]}")
+        texts[p] = rounds
+    columns = max((len(rounds) for rounds in texts.values()), default=0)
+    widths = [max((len(rounds[c]) for rounds in texts.values() if c < len(rounds)), default=0)
+              for c in range(columns)]
+    lines = ["Scores:"]
+    for p, rounds in texts.items():
+        cells = " | ".join(cell.ljust(w) for cell, w in zip(rounds, widths, strict=False)) or "-"
+        lines.append(f"  {p:<{width}} {cells}   total {view.totals[p]}")
     return "\n".join(lines)
 
 
@@ -99,4 +118,24 @@ def render_standings(totals: Mapping[str, int], winners: tuple[str, ...], width:
         lines.append(f"Winner: {winners[0]}")
     else:
         lines.append(f"Winners (shared): {', '.join(winners)}")
+    return "\n".join(lines)
+
+
+def render_rules() -> str:
+    """The rules in a few lines, from the rules module (what ``help``, ``?`` or ``rules`` shows)."""
+    bonuses = ", ".join(f"turn {i} +{b}" for i, b in enumerate(TURN_BONUS, start=1))
+    points = [
+        f"{MIN_SEATS}-{MAX_SEATS} players, {ROUNDS} rounds of {TURNS_PER_ROUND} turns. Each turn everyone secretly "
+        f"writes a {NUMBER_LENGTH}-digit number (000-999, repeats allowed) with digits still on their board.",
+        "The numbers are revealed together. A number is eliminated if it shares a digit with any smaller "
+        "number; the others are approved (identical numbers do not eliminate each other).",
+        "An approved number scores its first digit and crosses its digits off its player's board.",
+        f"Bonus for the biggest approved number: {bonuses}.",
+        f"On turn {TURNS_PER_ROUND} the first digit counts x{LAST_TURN_MULTIPLIER} (the bonus is added after).",
+        "At the end of each round every crossed-off digit scores 1 point; then the boards are reset.",
+        "A player with every digit crossed off sits out the rest of the round.",
+        f"The highest total after {ROUNDS} rounds wins; tied players share the win.",
+    ]
+    lines = ["--- How to play The Number ---"]
+    lines += [textwrap.fill(point, 100, initial_indent="  - ", subsequent_indent="    ") for point in points]
     return "\n".join(lines)

@@ -15,7 +15,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-# tests/fakediscord/spec.py -> /work/main/tests/fakediscord -> /work/shared/discord-api-spec/openapi.json
+# By default the spec sits in a "shared" folder beside the checkout: <repo>/tests/fakediscord/spec.py -> parents[3] is
+# the checkout's parent, so <parent>/shared/discord-api-spec/openapi.json. DISCORD_OPENAPI_SPEC overrides it.
 DEFAULT_SPEC_PATH = Path(
     os.environ.get("DISCORD_OPENAPI_SPEC")
     or Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json"

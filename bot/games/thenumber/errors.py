@@ -11,6 +11,20 @@ def format_digits(digits: Iterable[int]) -> str:
     return text or "none"
 
 
+def example_number(available: Iterable[int] | None = None) -> str:
+    """A number the player could play now, for "like ..." hints.
+
+    The usual example when its digits are all free (and when the board is unknown); otherwise one built
+    from the available digits (middle, lowest, highest), so the hint never suggests a crossed-off digit.
+    """
+    if available is None:
+        return EXAMPLE_NUMBER
+    free = sorted(set(available))
+    if not free or set(EXAMPLE_NUMBER) <= {str(d) for d in free}:
+        return EXAMPLE_NUMBER
+    return f"{free[len(free) // 2]}{free[0]}{free[-1]}"
+
+
 class TheNumberError(Exception):
     """Base of every rule error; ``code`` is stable for programs, ``str()`` is for people."""
 

@@ -4,8 +4,7 @@ from collections.abc import Iterable
 
 from bot.i18n import t
 
-from .errors import GameOver, MalformedNumber, NotSeated, SitsOut, TheNumberError, UnavailableDigit
-from .rules import EXAMPLE_NUMBER
+from .errors import GameOver, MalformedNumber, NotSeated, SitsOut, TheNumberError, UnavailableDigit, example_number
 
 
 def digit_list(digits: Iterable[int], language: str) -> str:
@@ -23,7 +22,7 @@ def spaced(digits: Iterable[int], language: str) -> str:
 def refusal(error: TheNumberError, available: frozenset[int] | None = None, language: str = "en") -> str:
     """Why a choice was refused, with what the player can do instead."""
     if isinstance(error, MalformedNumber):
-        text = t("refuse.malformed", language, example=EXAMPLE_NUMBER)
+        text = t("refuse.malformed", language, example=example_number(available))
         if available is not None:
             text += t("refuse.available", language, digits=spaced(available, language))
         return text

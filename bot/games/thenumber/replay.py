@@ -4,17 +4,17 @@ Input:  {"players": [...], "rounds": [[TURN x5], [TURN x5]]}, TURN = {"player": 
 Output: {"turns": [...], "round_totals": {...}, "final": {...}, "winners": [...]}
 
 Replays follow the table rule: a number using a crossed-off digit is ``invalid``, not refused.
+Numbers are read like the live bot reads them (NFKC, trimmed): full-width "５１３" is 513.
 """
 
 import json
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from .engine import GameState, TurnOutcome, new_game, play_turn
+from .errors import MalformedNumber
+from .numbers import parse_number
 from .rules import MAX_SEATS, MIN_SEATS, ROUNDS, TURNS_PER_ROUND
-
-_ASCII_NUMBER = re.compile(r"[0-9]{3}")
 
 
 class ScriptError(ValueError):
@@ -36,6 +36,8 @@ def parse_script(text: str) -> tuple[list[str], list[list[dict[str, str]]]]:
         data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as exc:
         raise ScriptError(f"not valid JSON: {exc}") from None
+    except RecursionError:
+        raise ScriptError("not a replay script: the JSON is nested too deeply") from None
     if not isinstance(data, dict):
         raise ScriptError("the script must be a JSON object with 'players' and 'rounds'")
     players = data.get("players")
@@ -50,20 +52,32 @@ def parse_script(text: str) -> tuple[list[str], list[list[dict[str, str]]]]:
     if not isinstance(rounds, list) or len(rounds) != ROUNDS:
         got = len(rounds) if isinstance(rounds, list) else "none"
         raise ScriptError(f"rounds: exactly {ROUNDS} rounds needed, got {got}")
+    checked: list[list[dict[str, str]]] = []
     for r, turns in enumerate(rounds, start=1):
         if not isinstance(turns, list) or len(turns) != TURNS_PER_ROUND:
             got = len(turns) if isinstance(turns, list) else "not a list"
             raise ScriptError(f"round {r}: exactly {TURNS_PER_ROUND} turns needed, got {got}")
-        for t, turn in enumerate(turns, start=1):
-            where = f"round {r}, turn {t}"
-            if not isinstance(turn, dict):
-                raise ScriptError(f"{where}: must be an object mapping players to numbers")
-            for name, number in turn.items():
-                if name not in players:
-                    raise ScriptError(f"{where}: {name!r} is not a player")
-                if not isinstance(number, str) or not _ASCII_NUMBER.fullmatch(number):
-                    raise ScriptError(f"{where}: {name}'s number {json.dumps(number)} is not three digits 0-9")
-    return players, rounds
+        checked.append([_turn(turn, players, f"round {r}, turn {t}") for t, turn in enumerate(turns, start=1)])
+    return players, checked
+
+
+def _turn(turn: Any, players: list[str], where: str) -> dict[str, str]:
+    """One turn's numbers in canonical form, or :class:`ScriptError` naming the place."""
+    if not isinstance(turn, dict):
+        raise ScriptError(f"{where}: must be an object mapping players to numbers")
+    numbers: dict[str, str] = {}
+    for name, number in turn.items():
+        if name not in players:
+            raise ScriptError(f"{where}: {name!r} is not a player")
+        try:
+            if not isinstance(number, str):
+                raise MalformedNumber(repr(number))
+            numbers[name] = parse_number(number)
+        except MalformedNumber:
+            # Containers are named, not printed: a deeply nested one must not blow the stack here either.
+            shown = {list: "(a list)", dict: "(an object)"}.get(type(number)) or json.dumps(number, ensure_ascii=False)
+            raise ScriptError(f"{where}: {name}'s number {shown} is not three digits 0-9") from None
+    return numbers
 
 
 def replay(players: list[str], rounds: list[list[dict[str, str]]]) -> GameState:

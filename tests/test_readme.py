@@ -1,0 +1,99 @@
+"""The documentation says what the code does: the reveal picture, the command table, permissions, no machine paths."""
+
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bench.report import METHOD, results_markdown
+from cogs.thenumber.cog import TheNumberCog
+from cogs.thenumber.stats_cog import StatsCog
+from tests.reveal_picture import fenced, picture, readme_block
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_readme_reveal_picture_is_what_the_embed_code_renders() -> None:
+    # Regenerate with: python -m tests.reveal_picture --write
+    assert readme_block(README) == fenced(picture())
+    shown = picture()
+    assert "✅ approved" in shown and "❌ eliminated" in shown and "⌛ missing" in shown
+    assert "1\u0336" in shown  # a crossed digit is drawn struck through, as Discord shows ~~1~~
+
+
+def _code_commands() -> dict[str, list[str]]:
+    """Every slash command the cogs define, by its full name, with its option names."""
+    grouped: list[Any] = [*TheNumberCog.group.commands, *StatsCog(None)._commands]  # type: ignore[arg-type]
+    top: list[Any] = [TheNumberCog.score, TheNumberCog.digits]
+    found: dict[str, list[str]] = {}
+    for prefix, commands in (("/thenumber ", grouped), ("/", top)):
+        for command in commands:
+            assert isinstance(command, app_commands.Command)
+            found[prefix + command.name] = [p.display_name for p in command.parameters]
+    return found
+
+
+def _readme_commands() -> dict[str, list[str]]:
+    section = README.split("### Slash commands", 1)[1].split("\n\n", 2)[1]
+    rows = [line for line in section.splitlines() if line.startswith("| `/")]
+    table: dict[str, list[str]] = {}
+    for row in rows:
+        command, options = (cell.strip() for cell in row.strip("|").split("|")[:2])
+        # Option names are the code spans outside parentheses (inside them: ranges and choices).
+        names = re.findall(r"`([a-z_]+)`", re.sub(r"\([^)]*\)", "", options))
+        table[command.strip("`")] = names
+    return table
+
+
+def test_readme_command_table_lists_every_slash_command_with_its_options() -> None:
+    assert _readme_commands() == _code_commands()
+
+
+def test_readme_invite_permissions_cover_what_the_bot_needs() -> None:
+    needed = discord.Permissions(view_channel=True, send_messages=True, embed_links=True, attach_files=True)
+    assert f"permissions={needed.value}" in README and f"`{needed.value}`" in README
+
+
+def test_readme_quick_start_is_a_newcomers_full_path() -> None:
+    start = README.split("## Quick start", 1)[1].split("## ", 1)[0]
+    for step in ("git clone", "cd number-games-bot", "python3 -m venv .venv && . .venv/bin/activate",
+                 "pip install -e '.[dev]' && python -m bot play", "pip install -e '.[dev]' && pytest",
+                 "`pip install -e .` is enough"):
+        assert step in start, step
+    assert "### Troubleshooting" in README
+    trouble = README.split("### Troubleshooting", 1)[1].split("\n## ", 1)[0]
+    for topic in ("DM", "permission", "slash commands do not show up", ".env"):
+        assert topic in trouble, topic
+
+
+def test_no_machine_paths_in_the_repository() -> None:
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
+    skip = {".git", ".venv", "venv", "__pycache__", ".pytest_cache", ".ruff_cache", ".hypothesis", "data"}
+    files = listed.stdout.split() if listed.returncode == 0 else [  # not a git checkout: every source file
+        str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if not skip & set(p.relative_to(ROOT).parts)]
+    machine_path = re.compile(r"(?<![\w.~])/(?:work|tmp|root|home)/")
+    offenders = []
+    for name in files:
+        path = ROOT / name
+        if not path.is_file():
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        offenders += [f"{name}:{n}" for n, line in enumerate(text.splitlines(), 1) if machine_path.search(line)]
+    assert not offenders, offenders
+
+
+def test_bench_results_page_is_one_generated_table() -> None:
+    page = (ROOT / "bench" / "RESULTS.md").read_text(encoding="utf-8")
+    assert page.count("| figure | median |") == 1 and METHOD in page
+    payload = {"machine": {"cpu_model": "test"}, "quick": True,
+               "figures": {"a": {"label": "A | b", "unit": "x", "median": 2.0, "min": 1.0, "max": 3.0, "repeats": 3,
+                                 "target": "<= 5", "met": True, "note": "n"}}}
+    made = results_markdown(payload)
+    assert "| A \\| b | 2.00 | 1.00-3.00 (3) | x | <= 5 | met |" in made and "smoke run" in made
