@@ -93,6 +93,15 @@ def new_game(seats: int, seed: int = 0, first: int | None = None) -> State:
                  extra_turns=(0,) * seats)
 
 
+def parse_face(value: object) -> Face:
+    """A die face given as data (1-5 or "*", nothing that merely compares equal), or BadRoll."""
+    if isinstance(value, str) and value == STAR:
+        return STAR
+    if type(value) is int and value in DIE_FACES:
+        return value
+    raise errors.BadRoll(value)
+
+
 # --- the board ------------------------------------------------------------------------------------------
 
 def occupied(positions: Positions) -> frozenset[int]:
@@ -246,20 +255,19 @@ def first_part_ends(state: State, choice: Choice) -> bool:
 
 # --- the two steps of a turn ---------------------------------------------------------------------------
 
-def roll(state: State, face: Face) -> tuple[State, Rolled | Passed]:
+def roll(state: State, face: object) -> tuple[State, Rolled | Passed]:
     """Record the die; when it allows no move the turn passes at once."""
     if state.over:
         raise errors.GameOver()
     if state.roll is not None:
         raise errors.AlreadyRolled(state.roll)
-    if isinstance(face, bool) or face not in DIE_FACES:
-        raise errors.BadRoll(face)
+    die = parse_face(face)
     seat = state.current
-    rolled = replace(state, roll=face, throws=state.throws + 1)
-    if legal_choices(state.positions, state.seats, seat, face):
-        return rolled, Rolled(seat, face)
+    rolled = replace(state, roll=die, throws=state.throws + 1)
+    if legal_choices(state.positions, state.seats, seat, die):
+        return rolled, Rolled(seat, die)
     nxt = (seat + 1) % state.seats
-    return replace(rolled, roll=None, current=nxt, last=(), last_seat=seat), Passed(seat, face, nxt)
+    return replace(rolled, roll=None, current=nxt, last=(), last_seat=seat), Passed(seat, die, nxt)
 
 
 def move(state: State, choice: Sequence[int]) -> tuple[State, Moved]:

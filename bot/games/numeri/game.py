@@ -16,7 +16,7 @@ from bot.core.game import Action, Option, Prompt, Result, Seat, Step
 from . import engine, errors
 from .ai import choose
 from .engine import Event, State
-from .rules import DIE_FACES, GAME_KEY, MAX_SEATS, MIN_SEATS, STAR, TITLE, Face
+from .rules import DIE_FACES, GAME_KEY, MAX_SEATS, MIN_SEATS, TITLE
 from .view import NumeriView, view_of
 
 AI_LEVELS = ("easy", "normal", "hard")
@@ -26,13 +26,6 @@ TURN_SECONDS = Option("turn_seconds", default=120, min=15, max=3600)
 def die_rng(seed: int, throws: int) -> Random:
     """The generator of a game's next die outside the bot (terminal, bench, tests): seed and throw count."""
     return Random(f"numeri:{seed}:{throws}")
-
-
-def roll_value(value: Any) -> Face:
-    """A die face from JSON (1-5 or "*"), or BadRoll."""
-    if isinstance(value, bool) or value not in DIE_FACES:
-        raise errors.BadRoll(value)
-    return STAR if value == STAR else int(value)
 
 
 def moves_value(value: Any) -> list[int]:
@@ -96,7 +89,7 @@ class Numeri:
             action = step.get(None)
             if not isinstance(action, Mapping) or "roll" not in action:
                 raise errors.RollFirst()
-            return engine.roll(state, roll_value(action["roll"]))
+            return engine.roll(state, action["roll"])
         action = step.get(state.current)
         if action is None:
             raise errors.NotYourTurn(state.current)
