@@ -57,7 +57,7 @@ def test_split_near_the_end_four_then_one_legal_one_then_four_not() -> None:
     state = state_at({1: 35, 4: 36}, {1: 20}, roll=5)
     assert (4, 1) in engine.legal_choices(state.positions, 2, 0, 5)
     assert (1, 4) not in engine.legal_choices(state.positions, 2, 0, 5)
-    after, moved = engine.move(state, [4, 1])
+    _, moved = engine.move(state, [4, 1])
     assert moved.moves == (Move(4, 36, 37), Move(1, 35, 36))
     with pytest.raises(errors.TokenBlocked, match="after token 1 moves, token 4 cannot move"):
         engine.move(state, [1, 4])
@@ -143,7 +143,7 @@ def test_errors_say_what_is_wrong() -> None:
         engine.move(state_at({1: 30}, {}, roll=2), [1, 2])
     with pytest.raises(errors.StarMovesOne):
         engine.move(state_at({1: 30}, {}, roll="*"), [1, 2])
-    with pytest.raises(errors.TokenBlocked, match="^token 4 cannot move: every square ahead is taken$"):
+    with pytest.raises(errors.TokenBlocked, match=r"^token 4 cannot move: every square ahead is taken$"):
         engine.move(state_at({4: 37, 1: 20}, {}, roll=4), [4])
     with pytest.raises(errors.BadRoll):
         engine.roll(engine.new_game(2, first=0), 6)
