@@ -25,17 +25,9 @@ def render_track(view: NumeriView) -> str:
     cells = []
     for square, value in enumerate(view.board, start=1):
         mark = "*" if square in marked else " "
-        cells.append(f"{square:>2}:{value:>3} {owner.get(square, '..'):<2}{mark}")
-        if square == view.barrier:
-            cells.append("|")
-    lines, line = [], []
-    for cell in cells:
-        line.append(cell)
-        if cell != "|" and len([c for c in line if c != "|"]) == PER_LINE:
-            lines.append(" ".join(line))
-            line = []
-    if line:
-        lines.append(" ".join(line))
+        barrier = " |" if square == view.barrier else ""
+        cells.append(f"{square:>2}:{value:>3} {owner.get(square, '..'):<2}{mark}{barrier}")
+    lines = [" ".join(cells[i:i + PER_LINE]).rstrip() for i in range(0, len(cells), PER_LINE)]
     state = "passed: 3, 4 and 5 may be split" if view.barrier_passed else "not passed yet"
     head = f"Track (reconstructed board; barrier | after square {view.barrier}, {state}):"
     return "\n".join([head, *lines])
