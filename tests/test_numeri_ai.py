@@ -42,6 +42,7 @@ def test_normal_and_hard_end_the_game_when_it_wins_and_not_when_it_loses() -> No
         assert not engine.move(trail, ai.choose(GAME.view(trail, 0), 0, level, Random(0)))[1].ended
 
 
-def test_hard_takes_the_extra_throw_when_it_is_free() -> None:
-    state = state_at({1: 19, 3: 20, 2: 22}, {1: 23, 2: 30}, roll=4)
-    assert ai.choose(GAME.view(state, 0), 0, "hard", Random(0)) == (3, 1)
+def test_normal_and_hard_take_the_split_order_that_earns_an_extra_throw() -> None:
+    state = state_at({1: 19, 3: 20, 2: 22, 4: 37}, {1: 23, 2: 30}, roll=4)  # 4 cannot move: 1+3 or 3+1
+    for level in ("normal", "hard"):
+        assert ai.choose(GAME.view(state, 0), 0, level, Random(0)) == (3, 1)

@@ -6,20 +6,20 @@ abandons the game cleanly.
 
 from __future__ import annotations
 
-import re
 from random import Random
 from typing import TextIO
 
 from bot.core.game import RuleError
+from bot.games.numeri.engine import State
+from bot.games.numeri.errors import choice_text
 from bot.games.numeri.game import GAME, die_rng
 from bot.games.numeri.rules import RULES_TEXT
 
-from .numeri_render import choice_text, render_event, render_final, render_tokens, render_track
+from .numeri_render import render_event, render_final, render_tokens, render_track
 
 HUMAN = "you"
 HELP_WORDS = {"help", "?", "rules"}
 QUIT_WORDS = {"quit", "exit"}
-_SPLIT_TEXT = re.compile(r"\d\s*[\s+,]\s*\d")
 ABANDONED = 1
 
 
@@ -27,7 +27,7 @@ def seat_names(players: int) -> list[str]:
     return [HUMAN, *(f"bot{i}" for i in range(1, players))]
 
 
-def _ask(state: object, legal: list[list[int]], stdin: TextIO, stdout: TextIO) -> list[int] | None:
+def _ask(state: State, legal: list[list[int]], stdin: TextIO, stdout: TextIO) -> list[int] | None:
     """The human's choice; None when the input ends or the player quits."""
     menu = "  ".join(f"{i}) {choice_text(c)}" for i, c in enumerate(legal, start=1))
     while True:
@@ -46,14 +46,14 @@ def _ask(state: object, legal: list[list[int]], stdin: TextIO, stdout: TextIO) -
             continue
         if text.lower() in QUIT_WORDS:
             return None
-        if text.isdigit() and not _SPLIT_TEXT.search(text):
+        if text.isascii() and text.isdigit():
             index = int(text)
             if 1 <= index <= len(legal):
                 return legal[index - 1]
             stdout.write(f"pick a number from 1 to {len(legal)}, or type the tokens like 1 3\n")
             continue
         try:
-            return list(GAME.parse(state, 0, text)["moves"])  # type: ignore[arg-type]
+            return list(GAME.parse(state, 0, text)["moves"])
         except RuleError as error:
             stdout.write(f"{error}\n")
 

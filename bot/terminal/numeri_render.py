@@ -47,10 +47,6 @@ def move_text(seat: int, move: Move) -> str:
     return f"{token_label(seat, move.token)} {start} {move.end}"
 
 
-def choice_text(choice: Sequence[int]) -> str:
-    return "+".join(str(t) for t in choice)
-
-
 def _says(name: str, verb: str) -> str:
     """``"bot1 rolls"``, but ``"You roll"``."""
     return f"You {verb}" if name == "you" else f"{name} {verb}s"

@@ -21,7 +21,7 @@ EASY_GREED = 0.3  # how often the beginner takes the move that scores most at on
 EXTRA_THROW = 9.0  # normal's guess of what one throw gains
 WIN = 1000.0
 LOOK = 8  # squares ahead whose values a token may still reach (hard)
-HOPE = 0.9  # hard's weight of the squares ahead while the end of the track is all free
+HOPE = 1.0  # hard's weight of the squares ahead while the end of the track is all free
 END_ZONE = range(27, SQUARES + 1)  # how open the end is decides how much the squares ahead count
 
 

@@ -5,11 +5,7 @@ from typing import Any
 
 from bot.core.game import RuleError
 
-from .rules import DIE_FACES, SPLITS
-
-
-def face_text(face: Any) -> str:
-    return str(face)
+from .rules import DIE_FACES, MAX_SEATS, MIN_SEATS, SPLITS, TOKENS
 
 
 def choice_text(moves: Sequence[int]) -> str:
@@ -33,7 +29,8 @@ class BadRoll(NumeriError):
 
 class BadToken(NumeriError):
     def __init__(self, token: Any) -> None:
-        super().__init__(f"tokens are numbered 1 to 5, not {token!r}", "bad_token", token=str(token))
+        super().__init__(f"tokens are numbered {TOKENS[0]} to {TOKENS[-1]}, not {token!r}", "bad_token",
+                         token=str(token))
 
 
 class GameOver(NumeriError):
@@ -78,7 +75,8 @@ class BarrierClosed(NumeriError):
 
 class SplitNeedsThreeToFive(NumeriError):
     def __init__(self, face: Any) -> None:
-        super().__init__(f"a split needs a throw of 3, 4 or 5, not {face}", "split_face", face=str(face))
+        faces = ", ".join(map(str, list(SPLITS)[:-1])) + f" or {list(SPLITS)[-1]}"
+        super().__init__(f"a split needs a throw of {faces}, not {face}", "split_face", face=str(face))
 
 
 class WrongPair(NumeriError):
@@ -134,4 +132,5 @@ class BadInput(NumeriError):
 
 class BadSeats(NumeriError):
     def __init__(self, seats: Any) -> None:
-        super().__init__(f"Numeri is for 2 to 4 players, not {seats}", "bad_seats", seats=str(seats))
+        super().__init__(f"Numeri is for {MIN_SEATS} to {MAX_SEATS} players, not {seats}", "bad_seats",
+                         seats=str(seats))
