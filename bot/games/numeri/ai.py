@@ -111,6 +111,8 @@ def choose(view: NumeriView, seat: int, level: str, rng: Random) -> Choice:
         raise ValueError("the AI moves only for the current seat after the roll")
     if level == "easy":
         return easy(state, rng)
+    if level == "normal":
+        return normal(state)
     if level == "hard":
         return hard(state)
-    return normal(state)
+    raise ValueError(f"unknown AI level {level!r}: easy, normal or hard")

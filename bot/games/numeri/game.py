@@ -29,7 +29,8 @@ def die_rng(seed: int, throws: int) -> Random:
 
 
 def moves_value(value: Any) -> list[int]:
-    if not isinstance(value, list):
+    """An action's ``moves`` (JSON list of token numbers), or the error that says what is wrong."""
+    if not isinstance(value, list | tuple):
         raise errors.BadInput(repr(value))
     for token in value:
         if isinstance(token, bool) or not isinstance(token, int):
