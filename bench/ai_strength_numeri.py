@@ -1,0 +1,79 @@
+"""How strong are Numeri's AI levels? ``python -m bench.ai_strength_numeri [--games N] [--seed S]``.
+
+Plays 4-seat games of the tested level against three of the level below (hard vs 3 normal, normal vs 3
+easy), rotating the tested player's seat, through ``GAME`` exactly as the bot runs it. Prints the tested
+level's win share (a tie shares the win) with its 95% Wilson interval, and decision-time percentiles.
+Parity is 0.25; targets: share >= 0.40, p99 < 200 ms. It reports, it never asserts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections.abc import Sequence
+from random import Random
+
+from bench.common import percentile
+from bot.games.numeri.game import GAME, die_rng
+
+MATCHUPS: tuple[tuple[str, str], ...] = (("hard", "normal"), ("normal", "easy"))
+TARGET = 0.40
+
+
+def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play(levels: Sequence[str], seed: int, times: dict[str, list[float]]) -> dict[int, float]:
+    """One game; returns each seat's share of the win."""
+    state = GAME.setup(len(levels), {}, seed)
+    rng = Random(f"bench:{seed}")
+    while (prompt := GAME.prompt(state)) is not None:
+        if prompt.chance:
+            state, _ = GAME.apply(state, {None: GAME.chance(state, die_rng(seed, state.throws))})
+            continue
+        seat = state.current
+        started = time.perf_counter()
+        action = GAME.ai(GAME.view(state, seat), seat, levels[seat], rng)
+        times[levels[seat]].append((time.perf_counter() - started) * 1000)
+        state, _ = GAME.apply(state, {seat: action})
+    result = GAME.result(state)
+    assert result is not None
+    return {seat: 1 / len(result.winners) if seat in result.winners else 0.0 for seat in range(len(levels))}
+
+
+def matchup(tested: str, other: str, games: int, seed: int) -> dict[str, float]:
+    times: dict[str, list[float]] = {tested: [], other: []}
+    share = 0.0
+    for n in range(games):
+        seat = n % 4
+        levels = [other] * 4
+        levels[seat] = tested
+        share += play(levels, seed * 1_000_003 + n, times)[seat]
+    rate = share / games
+    low, high = wilson(rate, games)
+    return {"share": rate, "low": low, "high": high, "p50": percentile(times[tested], 50),
+            "p99": percentile(times[tested], 99), "max": max(times[tested], default=float("nan"))}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.ai_strength_numeri", description=__doc__)
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    for tested, other in MATCHUPS:
+        f = matchup(tested, other, args.games, args.seed)
+        print(f"{tested} vs 3 {other}: {args.games} games, seed {args.seed}: win share {f['share']:.3f} "
+              f"(95% CI {f['low']:.3f}-{f['high']:.3f}; target {TARGET:.2f}, parity 0.25); "
+              f"{tested} decision p50 {f['p50']:.2f} ms, p99 {f['p99']:.2f} ms, max {f['max']:.2f} ms", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

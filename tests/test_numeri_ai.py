@@ -1,0 +1,48 @@
+"""Numeri's AI levels: always legal, deterministic given the rng, from the public view only."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+
+from bot.games.numeri import ai, engine
+from bot.games.numeri.engine import State
+from bot.games.numeri.game import GAME
+
+from .numeri_helpers import play_game, state_at
+
+
+@pytest.mark.parametrize("level", GAME.ai_levels)
+@pytest.mark.parametrize("seats", [2, 4])
+def test_every_level_plays_legal_moves_to_the_end(level: str, seats: int) -> None:
+    def policy(state: State, rng: Random) -> list[int]:
+        view = GAME.view(state, state.current)
+        action = GAME.ai(view, state.current, level, Random(f"{state.throws}"))
+        assert action in GAME.legal(state, state.current)
+        assert action == GAME.ai(view, state.current, level, Random(f"{state.throws}"))
+        return list(action["moves"])
+
+    final = play_game(seats, 21, policy)
+    assert final.over
+
+
+def test_the_ai_refuses_to_move_for_a_seat_that_is_not_current() -> None:
+    view = GAME.view(state_at({1: 3}, {}, roll=1), None)
+    with pytest.raises(ValueError):
+        GAME.ai(view, 1, "normal", Random(0))
+
+
+def test_normal_and_hard_end_the_game_when_it_wins_and_not_when_it_loses() -> None:
+    # either split ends the game (token 1 fills 35); the 4 alone does not
+    lead = state_at({1: 34, 3: 20, 5: 37}, {1: 36}, roll=4)
+    trail = state_at({1: 34, 3: 20}, {1: 36, 5: 37, 4: 33}, roll=4)
+    for level in ("normal", "hard"):
+        assert engine.move(lead, ai.choose(GAME.view(lead, 0), 0, level, Random(0)))[1].ended
+        assert not engine.move(trail, ai.choose(GAME.view(trail, 0), 0, level, Random(0)))[1].ended
+
+
+def test_normal_and_hard_take_the_split_order_that_earns_an_extra_throw() -> None:
+    state = state_at({1: 19, 3: 20, 2: 22, 4: 37}, {1: 23, 2: 30}, roll=4)  # 4 cannot move: 1+3 or 3+1
+    for level in ("normal", "hard"):
+        assert ai.choose(GAME.view(state, 0), 0, level, Random(0)) == (3, 1)
