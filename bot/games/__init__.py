@@ -5,9 +5,10 @@ from typing import Any
 from bot.core.game import Game
 
 from .binomial import game as binomial
+from .numeri import game as numeri
 from .thenumber import game as thenumber
 
-GAMES: tuple[Game[Any, Any, Any], ...] = (thenumber.GAME, binomial.GAME)
+GAMES: tuple[Game[Any, Any, Any], ...] = (thenumber.GAME, numeri.GAME, binomial.GAME)
 
 
 class UnknownGameKey(LookupError):
