@@ -23,9 +23,10 @@ from bot.core.errors import (
     TurnOver,
     UnknownLevel,
 )
+from bot.core.fold import step_from_json as decode_step
 from bot.core.game import RuleError
 from bot.core.service import GameService, Outcome, StepReport
-from bot.core.table import Table, decode_step, fold, seed_of
+from bot.core.table import Table, fold, seed_of
 from storage.base import GameFull, GameRecord
 from storage.sqlite import SQLiteStore
 from tests.conftest import FakeClock

@@ -22,15 +22,15 @@ from storage.base import GameRecord, GameStore, StalePhase, WrongStatus
 
 from .clock import Clock
 from .errors import NotEnoughPlayers, NotFinished, NotHost, NotInGame, NotRunning, NotYourTurn, TurnOver
+from .fold import envelope, step_from_json, step_rng, step_to_json
 from .game import Action, Game, Prompt, RuleError, Seat, Step
 from .lobby import GameSpec, LobbyService
 from .options import check_seats, checked_options
-from .table import Table, decode_step, encode_step, fold, seed_of, stored_steps
+from .table import Table, fold, seed_of, stored_steps
 
 log = logging.getLogger(__name__)
 
 MIN_SEATS_TO_GO_ON = 2
-ENVELOPE_FORMAT = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,7 +292,7 @@ class GameService(LobbyService):
         game = self.game_of(record.kind)
         payload = stored_steps(record)[step]
         before, _ = fold(game, record, upto=step)
-        after, event = game.apply(before, decode_step(payload["step"]))
+        after, event = game.apply(before, step_from_json(payload["step"]))
         return StepReport(record.id, record.kind, step, payload["reason"], frozenset(payload.get("timed_out", ())),
                           event, before, after, game.prompt(after) is None)
 
@@ -301,9 +301,8 @@ class GameService(LobbyService):
         if record.status != "finished":
             raise NotFinished()
         self.game_of(record.kind)  # refuse a kind this service does not run
-        return {"game": record.kind, "format": ENVELOPE_FORMAT, "seats": [s.name for s in record.seats],
-                "options": dict(record.options), "seed": seed_of(record),
-                "steps": [dict(p["step"]) for p in stored_steps(record)]}
+        return envelope(record.kind, [s.name for s in record.seats], record.options, seed_of(record),
+                        [p["step"] for p in stored_steps(record)])
 
     # The update sequence ------------------------------------------------------------------------
     async def _commit(self, table: Table, step: Step, reason: str,
@@ -314,7 +313,7 @@ class GameService(LobbyService):
         finished = table.game.prompt(after) is None
         now = self.clock.now()
         deadline = None if finished else now + self.turn_seconds(table.record)
-        payload = {"step": encode_step(step), "reason": reason, "timed_out": sorted(timed_out)}
+        payload = {"step": step_to_json(step), "reason": reason, "timed_out": sorted(timed_out)}
         if not await self.store.resolve_phase(table.id, n, payload, deadline, finished, now, choices=table.choices):
             log.info("game %s: step %s was resolved elsewhere or has drafts not seen here; reloading", table.id, n)
             self._drop(table.id)
@@ -390,5 +389,5 @@ class GameService(LobbyService):
     @staticmethod
     def _rng(table: Table, step: int, seat: Seat | None = None) -> Random:
         """Draws fixed by (game seed, step, seat): a replay, or a retry after a crash, draws the same."""
-        return Random(f"{table.seed}/{step}/{'chance' if seat is None else seat}")
+        return step_rng(table.seed, step, seat)
 

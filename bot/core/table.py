@@ -13,19 +13,10 @@ from typing import Any
 
 from storage.base import GameRecord, SeatRecord
 
-from .game import Action, Game, Prompt, Seat, Step
+from .fold import fold as fold_steps
+from .game import Action, Game, Prompt, Seat
 
-CHANCE = "chance"  # the stored key of chance's part of a step (JSON keys are strings)
 AWAY_AFTER_MISSES = 2
-
-
-def encode_step(step: Step) -> dict[str, Action]:
-    """A step as stored: seat numbers as strings, chance as ``"chance"``."""
-    return {CHANCE if seat is None else str(seat): dict(action) for seat, action in step.items()}
-
-
-def decode_step(stored: Mapping[str, Any]) -> dict[Seat | None, Action]:
-    return {None if key == CHANCE else int(key): action for key, action in stored.items()}
 
 
 def stored_steps(record: GameRecord) -> list[Mapping[str, Any]]:
@@ -40,13 +31,9 @@ def seed_of(record: GameRecord) -> int:
 
 
 def fold(game: Game[Any, Any, Any], record: GameRecord, upto: int | None = None) -> tuple[Any, list[Any]]:
-    """The state after the first ``upto`` steps (all by default) and the event of each of them."""
-    state = game.setup(len(record.seats), record.options, seed_of(record))
-    events: list[Any] = []
-    for payload in stored_steps(record)[:upto]:
-        state, event = game.apply(state, decode_step(payload["step"]))
-        events.append(event)
-    return state, events
+    """The state after the first ``upto`` stored steps (all by default) and the event of each of them."""
+    steps = [payload["step"] for payload in stored_steps(record)]
+    return fold_steps(game, len(record.seats), record.options, seed_of(record), steps, upto)
 
 
 def stored_drafts(record: GameRecord) -> tuple[dict[Seat, Action], int]:
