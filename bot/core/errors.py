@@ -55,3 +55,11 @@ class AlreadySeated(GameError):
 class AlreadyStarted(GameError):
     def __init__(self) -> None:
         super().__init__("error.already_started")
+
+
+class TurnOver(GameError):
+    """A choice made for a turn that has been revealed since; ``round``/``turn`` is the turn now open."""
+
+    def __init__(self, round_no: int, turn: int) -> None:
+        self.round, self.turn = round_no, turn
+        super().__init__("error.turn_over_now", round=round_no, turn=turn)
