@@ -9,6 +9,7 @@ import yarl
 from pydantic import ValidationError
 
 from bot.settings import Settings
+from storage.lease import InstanceRunning
 
 log = logging.getLogger("bot")
 
@@ -51,4 +52,7 @@ def run_bot() -> int:
     except discord.LoginFailure:
         print("Discord refused the token: check DISCORD_TOKEN", file=sys.stderr)
         return 1
+    except InstanceRunning as exc:
+        print(exc, file=sys.stderr)
+        return 2
     return 0

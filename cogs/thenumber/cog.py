@@ -25,7 +25,7 @@ from . import render
 from .answers import Deferral, SlowAnswer, edit, reply, send
 from .components import MODAL_ID, NUMBER_FIELD_ID, ChoiceModal, lobby_view, turn_view
 from .language import AUTO, Languages
-from .table_talk import TableTalk, backoff
+from .table_talk import TableTalk
 
 if TYPE_CHECKING:
     from bot.client import NumberBot
@@ -90,7 +90,7 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
                 await self.talk.restore()
                 return
             except Exception as exc:  # a locked or failing database: nothing was announced twice, try again
-                delay = backoff(attempt)
+                delay = self.talk.backoff(attempt)
                 log.warning("could not restore the games (%s); trying again in %.0f s", exc, delay)
                 await asyncio.sleep(delay)
 

@@ -36,10 +36,6 @@ BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)  # failed timer work (database error
 LOOKBACK = 50  # recent channel messages searched for a reveal already posted
 
 
-def backoff(attempt: int) -> float:
-    return BACKOFF[min(attempt, len(BACKOFF) - 1)]
-
-
 class TableTalk:
     def __init__(self, bot: "NumberBot", languages: Languages) -> None:
         self.bot = bot
@@ -48,10 +44,14 @@ class TableTalk:
         self.store = bot.store
         self.scheduler = bot.scheduler
         self.retry_delays: tuple[float, ...] = RETRY_DELAYS
+        self.backoff_delays: tuple[float, ...] = BACKOFF
         # Per game, how many more REST calls this turn may spend on status edits. A turn costs N
         # acknowledgements, the reveal and the next status message; edits and reminders share the rest of
         # a budget of 2N + 3 calls, so a turn never costs more however the choices are spread.
         self._spare_calls: dict[int, int] = {}
+
+    def backoff(self, attempt: int) -> float:
+        return self.backoff_delays[min(attempt, len(self.backoff_delays) - 1)]
 
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id)
@@ -148,7 +148,7 @@ class TableTalk:
         try:
             report = await self.games.expire(game_id, phase)
         except Exception as exc:
-            delay = backoff(attempt)
+            delay = self.backoff(attempt)
             log.warning("game %s: the deadline of turn %s failed (%s); trying again in %.0f s",
                         game_id, phase, exc, delay)
             self.scheduler.schedule(("deadline", game_id), self.bot.clock.now() + delay,
@@ -158,7 +158,7 @@ class TableTalk:
             await self.reveal(report)
 
     def retry_catch_up(self, game_id: int, attempt: int, exc: Exception) -> None:
-        delay = backoff(attempt)
+        delay = self.backoff(attempt)
         log.warning("game %s: could not announce what was stored (%s); trying again in %.0f s", game_id, exc, delay)
         self.scheduler.schedule(("catch-up", game_id), self.bot.clock.now() + delay,
                                 lambda: self.catch_up(game_id, attempt + 1))
@@ -218,7 +218,7 @@ class TableTalk:
         try:
             report = await self.games.resolve(game_id, phase, reason=reason)
         except Exception as exc:
-            delay = backoff(attempt)
+            delay = self.backoff(attempt)
             log.warning("game %s: revealing turn %s failed (%s); trying again in %.0f s", game_id, phase, exc, delay)
             self.scheduler.schedule(("resolve", game_id), self.bot.clock.now() + delay,
                                     lambda: self.resolve_if_complete(table, reason, attempt + 1))
