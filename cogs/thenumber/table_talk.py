@@ -11,6 +11,7 @@ full database, is logged and tried again with backoff until it succeeds.
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -92,14 +93,20 @@ class TableTalk:
         return None
 
     # Turns --------------------------------------------------------------------------------------
-    async def open_turn(self, table: Table) -> None:
-        """Post the turn's status message (with its Choose button) and arm its timers."""
+    async def open_turn(self, table: Table, *, catching_up: bool = False) -> None:
+        """Post the turn's status message (with its Choose button) and arm its timers. ``catching_up``
+        (after a restart or an outage): first look whether the channel already shows it."""
         record = table.record
         phase = record.phase
         self.arm_timers(record)  # first: the turn must end on time even if the post below fails
         lang = await self.languages.for_game(record)
-        message = await self.post(record, nonce=f"ts{record.id}-{phase}", embed=render.status_embed(table, lang),
-                                  view=turn_view(record.id, phase, lang))
+        choose_id = f"tn:choose:{record.id}:{phase}"
+        message = await self.recent_message(record, lambda m: any(
+            getattr(c, "custom_id", None) == choose_id for row in m.components
+            for c in getattr(row, "children", ()))) if catching_up else None
+        if message is None:
+            message = await self.post(record, nonce=f"ts{record.id}-{phase}", embed=render.status_embed(table, lang),
+                                      view=turn_view(record.id, phase, lang))
         if message is None:
             return
         await self.store.set_message(record.id, "status", message.id)
@@ -192,8 +199,13 @@ class TableTalk:
             if message is None:
                 return
             await self.store.mark_announced(game_id, report.phase)
-            if not report.finished:
-                await self.open_turn(report.table)
+            current = report.table.record
+            if report.finished:
+                pass
+            elif report.reason == "restart" and current.status_message_id is not None:
+                self.arm_timers(current)  # the next turn's status message is up already
+            else:
+                await self.open_turn(report.table, catching_up=report.reason == "restart")
         except Exception as exc:  # the turn is stored: announcing it is caught up later
             self.retry_catch_up(game_id, attempt, exc)
 
@@ -202,12 +214,18 @@ class TableTalk:
         outcome = report.outcome
         titles = {t("reveal.title", lang, round=outcome.round, turn=outcome.turn) for lang in LANGUAGES}
         footers = {render.reveal_footer(record, lang) for lang in LANGUAGES}
+        return await self.recent_message(record, lambda m: any(e.title in titles and e.footer.text in footers
+                                                               for e in m.embeds))
+
+    async def recent_message(self, record: GameRecord, wanted: Callable[[discord.Message], bool]
+                             ) -> discord.Message | None:
+        """The newest of the bot's recent messages in the game's channel that is ``wanted`` (a post that
+        reached Discord although the bot never heard back, or stopped before recording it)."""
         me = self.bot.user.id if self.bot.user else 0
         try:
             async for message in self.channel(record.channel_id).history(limit=LOOKBACK):
-                if message.author.id == me and any(e.title in titles and e.footer.text in footers
-                                                   for e in message.embeds):
-                    log.info("game %s: the reveal of turn %s was already posted", record.id, report.phase)
+                if message.author.id == me and wanted(message):
+                    log.info("game %s: found a message already posted (%s)", record.id, message.id)
                     return message
         except discord.HTTPException as exc:
             log.warning("game %s: could not read the channel's recent messages: %s", record.id, exc)
@@ -263,7 +281,7 @@ class TableTalk:
             if record.announced_phase < record.phase - 1:
                 await self.reveal(report_for(table, record.phase - 1), attempt)
             elif record.status == "running" and record.status_message_id is None:
-                await self.open_turn(table)
+                await self.open_turn(table, catching_up=True)
             else:
                 self.arm_timers(record)
         except Exception as exc:
