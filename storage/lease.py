@@ -34,9 +34,10 @@ class Holder:
 class InstanceRunning(StoreError):
     def __init__(self, path: str, holder: Holder, now: float) -> None:
         self.holder = holder
+        seen = max(0, int(now - holder.heartbeat))
         super().__init__(
-            f"another bot process (pid {holder.pid} on {holder.hostname}, alive {max(0, int(now - holder.heartbeat))}"
-            f" s ago) is using the database {path}: stop it first, or give this one another DATABASE_PATH")
+            f"another bot process (pid {holder.pid} on {holder.hostname}, last seen {seen} s ago) is using the"
+            f" database {path}: stop it first, or give this one another DATABASE_PATH")
 
 
 def pid_alive(pid: int) -> bool:
