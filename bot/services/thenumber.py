@@ -3,6 +3,8 @@
 load (cache or store) -> check who may act -> ask the engine -> commit to the store -> update the
 cache -> return what happened, for the cog to tell people. One lock per game serialises requests;
 the store's compare-and-set on the phase makes a turn resolve exactly once even across processes.
+A game is loaded from the store once at a time (every caller waits on the same load), and the cache
+never takes a table older than the one it holds.
 """
 
 import asyncio
@@ -134,6 +136,7 @@ class TheNumberService(LobbyService):
         loading = self._loading.get(game_id)
         if loading is None:
             loading = self._loading[game_id] = asyncio.ensure_future(self._load(game_id))
+            loading.add_done_callback(_retrieve)  # a failed load nobody waits for any more is not an error
         return await asyncio.shield(loading)
 
     async def _load(self, game_id: int) -> Table:
@@ -340,6 +343,11 @@ class TheNumberService(LobbyService):
             await self.store.record_choice(table.record.id, table.record.phase, seat.seat, {"number": number},
                                            self.clock.now())
             table.state = choose(table.state, key, number)
+
+
+def _retrieve(future: "asyncio.Future[Any]") -> None:
+    if not future.cancelled():
+        future.exception()
 
 
 def _cached(record: GameRecord) -> Table:

@@ -323,6 +323,7 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
     async def open_choice_modal(self, interaction: Interaction, game_id: int, phase: int) -> None:
         async with self.answering(interaction, defer=None):
             loading = asyncio.ensure_future(self.games.table(game_id))
+            loading.add_done_callback(lambda f: f.cancelled() or f.exception())
             done, _ = await asyncio.wait({loading}, timeout=MODAL_CHECK_WITHIN)
             if done:  # else the database is slow: open the modal now, the submission is checked anyway
                 table = loading.result()
