@@ -465,10 +465,10 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
     @app_commands.describe(public=cmd("Post it for everyone in the channel instead of only you",
                                       "cmd.opt.public.desc"))
     async def score(self, interaction: Interaction, public: bool = False) -> None:
-        async with self.answering(interaction):
+        async with self.answering(interaction, "public" if public else "ephemeral"):
             table = await self._table_for(interaction)
             lang = await (self.languages.for_game(table.record) if public else self.languages.for_user(interaction))
-            await interaction.response.send_message(embed=render.score_embed(table, lang), ephemeral=not public)
+            await send(interaction, embed=render.score_embed(table, lang), ephemeral=not public)
 
     @app_commands.command(name=cmd("digits", "cmd.digits"),
                           description=cmd("A player's board: which digits are crossed off", "cmd.digits.desc"))
@@ -482,8 +482,7 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
             if seat is None:
                 raise GameError("error.not_playing_name", name=render.safe_name(target.display_name))
             lang = await self.languages.for_user(interaction)
-            await interaction.response.send_message(embed=render.digits_embed(seat, table.state, lang),
-                                                    ephemeral=True)
+            await send(interaction, embed=render.digits_embed(seat, table.state, lang), ephemeral=True)
 
     async def _game_here(self, interaction: Interaction) -> GameRecord:
         record = await self.store.open_game_in_channel(interaction.channel_id or 0)
