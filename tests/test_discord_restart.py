@@ -97,7 +97,7 @@ async def test_a_reveal_resent_after_the_nonce_is_forgotten_still_appears_once(w
     await world.wait_status("Turn 2 of 5")
     # The crash came after the post but before the database heard of it, and the bot stayed down longer
     # than Discord remembers nonces: the channel itself says the reveal is there.
-    await world.bot.store.db.execute("UPDATE games SET announced_phase = -1")
+    await world.bot.store.db.execute("UPDATE games SET announced_phase = -1, status_message_id = NULL")
     await world.stop_bot()
     world.fake.routes.nonces.clear()
     await world.start_bot()  # catching up is part of the start

@@ -201,8 +201,8 @@ class TableTalk:
             await self.store.mark_announced(game_id, report.phase)
             current = report.table.record
             if report.finished:
-                pass
-            elif report.reason == "restart" and current.status_message_id is not None:
+                return
+            if report.reason == "restart" and current.status_message_id is not None:
                 self.arm_timers(current)  # the next turn's status message is up already
             else:
                 await self.open_turn(report.table, catching_up=report.reason == "restart")
