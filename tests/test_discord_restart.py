@@ -1,6 +1,6 @@
 """Restarts: the bot is stopped mid-game and started again on the same database."""
 
-
+import asyncio
 
 from tests.discord_world import World, eventually
 
@@ -94,7 +94,9 @@ async def test_a_turn_complete_but_not_resolved_at_the_stop_is_revealed_after_re
 async def test_a_reveal_resent_after_the_nonce_is_forgotten_still_appears_once(world: World) -> None:
     await world.start_game(("ana", "ben"))
     await world.play_turn({"ana": "513", "ben": "240"})
-    await world.wait_status("Turn 2 of 5")
+    status = await world.wait_status("Turn 2 of 5")
+    while (await world.bot.store.load_game(1)).status_message_id != status.id:  # recorded just after the post
+        await asyncio.sleep(0.01)
     # The crash came after the post but before the database heard of it, and the bot stayed down longer
     # than Discord remembers nonces: the channel itself says the reveal is there.
     await world.bot.store.db.execute("UPDATE games SET announced_phase = -1, status_message_id = NULL")
