@@ -1,5 +1,6 @@
 """The bot: receives its settings and store, loads the cogs, syncs commands only when they change."""
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -12,6 +13,7 @@ from bot.core.timers import Scheduler
 from bot.services.thenumber import AIChooser, TheNumberService
 from bot.settings import Settings
 from storage.base import GameStore
+from storage.lease import HEARTBEAT_SECONDS, SQLiteLease
 from storage.sqlite import SQLiteStore
 
 log = logging.getLogger(__name__)
@@ -49,12 +51,20 @@ class NumberBot(commands.Bot):
         self.clock: Clock = clock or SystemClock()
         self.store: GameStore = store or SQLiteStore(settings.database_path,
                                                      busy_timeout_ms=settings.database_busy_timeout_ms)
+        # One process per database file (see storage/lease.py); a store handed in is the caller's business.
+        self.lease = (SQLiteLease(settings.database_path, busy_timeout_ms=settings.database_busy_timeout_ms)
+                      if store is None and str(settings.database_path) != ":memory:" else None)
+        self._heartbeat: asyncio.Task[None] | None = None
         self.scheduler = Scheduler(self.clock)
         self.games = TheNumberService(self.store, self.clock, default_turn_seconds=settings.turn_seconds,
                                       ai_chooser=default_ai_chooser())
 
     async def setup_hook(self) -> None:
         await self.store.open()
+        if self.lease is not None:
+            await self.lease.open()
+            await self.lease.acquire()  # raises InstanceRunning: another live process uses this database
+            self._heartbeat = asyncio.create_task(self._keep_lease(), name="instance lease")
         from cogs.thenumber.language import CatalogTranslator
 
         await self.tree.set_translator(CatalogTranslator())
@@ -64,8 +74,30 @@ class NumberBot(commands.Bot):
 
     async def close(self) -> None:
         self.scheduler.cancel_all()
+        if self._heartbeat is not None and self._heartbeat is not asyncio.current_task():
+            self._heartbeat.cancel()
         await super().close()
+        if self.lease is not None:
+            try:
+                await self.lease.release()
+            except Exception as exc:  # never opened, or the database is failing: it expires on its own
+                log.info("could not release the instance lease: %s", exc)
+            await self.lease.close()
         await self.store.close()
+
+    async def _keep_lease(self) -> None:
+        assert self.lease is not None
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            try:
+                kept = await self.lease.renew()
+            except Exception as exc:
+                log.warning("could not renew the instance lease: %s", exc)
+                continue
+            if not kept:
+                log.error("another bot process has taken over the database: stopping this one")
+                await self.close()
+                return
 
     async def sync_commands_if_changed(self) -> bool:
         """Sync slash commands only when their definitions changed since the last sync (hash in the DB)."""

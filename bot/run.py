@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from bot.settings import Settings, env_file
 from storage.base import StoreError
+from storage.lease import InstanceRunning
 from storage.preflight import database_problem
 
 log = logging.getLogger("bot")
@@ -158,6 +159,9 @@ def run_bot() -> int:
     except discord.LoginFailure:
         print("Discord refused the token: check DISCORD_TOKEN", file=sys.stderr)
         code = 1
+    except InstanceRunning as exc:
+        print(one_line(str(exc)), file=sys.stderr)
+        code = 2
     except discord.HTTPException as exc:
         print(one_line(f"Discord answered {exc.status} at {api}: {exc.text or exc}"), file=sys.stderr)
         code = 1

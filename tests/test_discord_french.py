@@ -40,8 +40,8 @@ async def test_a_whole_game_in_french(french_server: World) -> None:
     status = await world.wait_status("Manche 1 sur 2 · Tour 1 sur 5")
     assert "Choisir en secret" in world.fake.visible_text(status)
     ack = await world.dm("ana", "761")
-    assert ack == f"761 enregistré pour la partie de <#{world.general.id}> ; vous pouvez le changer jusqu'à la " \
-                  "révélation."
+    assert ack == f"761 enregistré pour la manche 1, tour 1 de la partie de <#{world.general.id}> ; vous pouvez " \
+                  "le changer jusqu'à la révélation."
     refused = await world.dm("ben", "5a3")
     assert refused.startswith("Ce n'est pas un nombre jouable : il faut trois chiffres, par exemple 407.")
     form = await world.modal("ben", "513")

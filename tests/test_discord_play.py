@@ -16,7 +16,8 @@ pytestmark = pytest.mark.dm_blocked("eve")
 async def test_dm_choice_is_acknowledged_changed_and_refused_with_reasons(world: World) -> None:
     await world.start_game(("ana", "ben", "cy"))
     ack = await world.dm("ben", "513")
-    assert ack == (f"Locked in 513 for the game in <#{world.general.id}>; you can change it until the reveal.")
+    assert ack == (f"Locked in 513 for round 1, turn 1 of the game in <#{world.general.id}>; you can change it "
+                   "until the reveal.")
     assert (await world.dm("ben", "５１４")).startswith("Changed to 514")
     refused = await world.dm("ben", "51")
     assert refused == "That is not a number you can play: it must be three digits, like 407. " \

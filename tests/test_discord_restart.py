@@ -1,6 +1,6 @@
 """Restarts: the bot is stopped mid-game and started again on the same database."""
 
-
+import asyncio
 
 from tests.discord_world import World, eventually
 
@@ -89,3 +89,24 @@ async def test_a_turn_complete_but_not_resolved_at_the_stop_is_revealed_after_re
     await world.restart()
     reveal = await eventually(lambda: world.reveals(), what="the reveal after the restart")
     assert "`513` 🔺 Ana" in world.fake.visible_text(reveal[0])
+
+
+async def test_a_reveal_resent_after_the_nonce_is_forgotten_still_appears_once(world: World) -> None:
+    await world.start_game(("ana", "ben"))
+    await world.play_turn({"ana": "513", "ben": "240"})
+    status = await world.wait_status("Turn 2 of 5")
+    while (await world.bot.store.load_game(1)).status_message_id != status.id:  # recorded just after the post
+        await asyncio.sleep(0.01)
+    # The crash came after the post but before the database heard of it, and the bot stayed down longer
+    # than Discord remembers nonces: the channel itself says the reveal is there.
+    await world.bot.store.db.execute("UPDATE games SET announced_phase = -1, status_message_id = NULL")
+    await world.stop_bot()
+    world.fake.routes.nonces.clear()
+    await world.start_bot()  # catching up is part of the start
+    assert len(world.reveals()) == 1
+    assert world.fake.requests_to("GET", rf"^/channels/{world.general.id}/messages$")
+    record = await world.bot.store.load_game(1)
+    assert record.announced_phase == 0
+    statuses = [m for m in world.fake.messages(world.general) if "Turn 2 of 5" in world.fake.visible_text(m)]
+    assert len(statuses) == 1
+    assert "Game #1" in world.fake.visible_text(world.reveals()[0])

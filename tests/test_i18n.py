@@ -21,5 +21,5 @@ def test_placeholders_match_across_languages() -> None:
 
 def test_language_choice_and_formatting() -> None:
     assert [language_of(x) for x in ("fr", "en-US", "en-GB", "de", None)] == ["fr", "en", "en", "en", "en"]
-    assert t("ack.locked", "fr", number="513", channel="#g").startswith("513 enregistré")
-    assert t("ack.locked", "en", number="513", channel="#g").startswith("Locked in 513")
+    assert t("ack.locked", "fr", number="513", channel="#g", round=1, turn=2).startswith("513 enregistré")
+    assert t("ack.locked", "en", number="513", channel="#g", round=1, turn=2).startswith("Locked in 513")

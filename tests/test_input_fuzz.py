@@ -52,7 +52,7 @@ def check_answer(answer: str, text: str, want: str | None) -> None:
         assert answer.startswith(("That is not a number you can play", "You can't play")), (text, answer)
         assert "available" in answer.lower()
     else:
-        assert re.match(rf"(Locked in|Changed to) {want} for the game", answer), (text, answer)
+        assert re.match(rf"(Locked in|Changed to) {want} for round \d, turn \d of the game", answer), (text, answer)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

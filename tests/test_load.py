@@ -79,6 +79,8 @@ class Game:
         await asyncio.sleep(delay)  # tables open over a few seconds, as they would on a real server
         host = self.users[0]
         opened = await self.track(await host.slash(self.channel, "thenumber start"))
+        # On a busy machine the answer may be deferred first: the lobby replaces the "thinking" message.
+        await self.wait(lambda: opened.message is not None and opened.message.components, "the lobby's buttons")
         for user in self.users[1:]:
             await self.track(await user.click(opened.message, "Join"))
         await self.track(await host.click(opened.message, "Start"))

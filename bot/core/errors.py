@@ -92,3 +92,11 @@ class BadOption(GameError):
 class OptionNeedsSeats(GameError):
     def __init__(self, name: str, low: int, high: int) -> None:
         super().__init__("error.option_seats", name=name, low=low, high=high)
+
+
+class TurnRevealed(GameError):
+    """A choice made for a turn that has been revealed since; ``round``/``turn`` is the turn now open."""
+
+    def __init__(self, round_no: int, turn: int) -> None:
+        self.round, self.turn = round_no, turn
+        super().__init__("error.turn_over_now", round=round_no, turn=turn)

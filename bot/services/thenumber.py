@@ -3,15 +3,18 @@
 load (cache or store) -> check who may act -> ask the engine -> commit to the store -> update the
 cache -> return what happened, for the cog to tell people. One lock per game serialises requests;
 the store's compare-and-set on the phase makes a turn resolve exactly once even across processes.
+A game is loaded from the store once at a time (every caller waits on the same load), and the cache
+never takes a table older than the one it holds.
 """
 
+import asyncio
 import gc
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.core.clock import Clock
-from bot.core.errors import NotEnoughPlayers, NotHost, NotInGame, NotRunning
+from bot.core.errors import NotEnoughPlayers, NotHost, NotInGame, NotRunning, TurnRevealed
 from bot.core.lobby import GameSpec, LobbyService
 from bot.games.thenumber import rules
 from bot.games.thenumber.engine import (
@@ -88,6 +91,8 @@ class ChoiceAck:
     number: str
     changed: bool  # replaced an earlier choice this turn
     complete: bool  # nobody else is awaited: the turn can be revealed
+    round: int  # the turn the choice counts for
+    turn: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,15 +121,51 @@ class TheNumberService(LobbyService):
         self.default_turn_seconds = default_turn_seconds
         self.ai_chooser = ai_chooser
         self._tables: dict[int, Table] = {}
+        self._loading: dict[int, asyncio.Future[Table]] = {}
 
     # Reading ------------------------------------------------------------------------------------
     async def table(self, game_id: int) -> Table:
+        """The game's table: from the cache, else loaded from the store, one load per game at a time.
+
+        Every caller (players, timers, the restart sweep) waits on the same load, and the cache never takes
+        a table older than the one it holds, so a slow load can never bring back a turn that is over.
+        """
         table = self._tables.get(game_id)
-        if table is None:
+        if table is not None:
+            return table
+        loading = self._loading.get(game_id)
+        if loading is None:
+            loading = self._loading[game_id] = asyncio.ensure_future(self._load(game_id))
+            loading.add_done_callback(_retrieve)  # a failed load nobody waits for any more is not an error
+        return await asyncio.shield(loading)
+
+    async def _load(self, game_id: int) -> Table:
+        me = asyncio.current_task()
+        try:
             table = _cached(await self.store.load_game(game_id))
-            if table.record.status == "running":
-                self._tables[game_id] = table
+        finally:
+            current = self._loading.get(game_id)
+            still_wanted = current is not None and current is me  # not dropped while loading
+            if still_wanted:
+                del self._loading[game_id]
+        return self._keep(table) if still_wanted else table
+
+    def _keep(self, table: Table) -> Table:
+        """Put a table in the cache unless it holds one as new or newer (then that one is the truth)."""
+        game_id = table.record.id
+        held = self._tables.get(game_id)
+        if held is not None and held.record.phase >= table.record.phase:
+            return held
+        if table.record.status == "running":
+            self._tables[game_id] = table
+        else:
+            self._tables.pop(game_id, None)
         return table
+
+    def _drop(self, game_id: int) -> None:
+        """Forget a game's table (it ended, or another process moved it on); a load in flight is not kept."""
+        self._tables.pop(game_id, None)
+        self._loading.pop(game_id, None)
 
     def turn_seconds(self, record: GameRecord) -> int:
         return int(record.options.get("turn_seconds", self.default_turn_seconds))
@@ -140,26 +181,34 @@ class TheNumberService(LobbyService):
                 raise NotEnoughPlayers(self.spec.min_seats)
             now = self.clock.now()
             record = await self.store.start_game(game_id, now + self.turn_seconds(record), now)
-            table = _cached(record)
-            self._tables[game_id] = table
+            self._drop(game_id)
+            table = self._keep(_cached(record))
             await self._let_ai_choose(table)
             return table
 
     # Choose -------------------------------------------------------------------------------------
-    async def choose(self, game_id: int, user_id: int, text: str) -> ChoiceAck:
-        """Validate and commit a secret number; raises a typed rule error and records nothing if bad."""
+    async def choose(self, game_id: int, user_id: int, text: str, phase: int | None = None) -> ChoiceAck:
+        """Validate and commit a secret number; raises a typed rule error and records nothing if bad.
+
+        ``phase`` is the turn the choice was made for (a modal carries it): when that turn is over the
+        choice is refused with :class:`TurnRevealed`, never moved to the next turn. None (a DM) means the
+        current turn, checked under the same lock as the commit.
+        """
         async with self.locks(game_id):
             table = await self._running(game_id)
+            if phase is not None and table.record.phase != phase:
+                raise TurnRevealed(table.state.round, table.state.turn)
             seat = table.record.seat_of(user_id)
             if seat is None:
                 raise NotInGame()
             key = seat_key(seat)
             number = validate_choice(table.state, key, text)
             changed = key in table.state.pending
-            phase = table.record.phase
-            await self.store.record_choice(game_id, phase, seat.seat, {"number": number}, self.clock.now())
+            await self.store.record_choice(game_id, table.record.phase, seat.seat, {"number": number},
+                                           self.clock.now())
             table.state = choose(table.state, key, number)
-            return ChoiceAck(table, seat, number, changed, complete=not table.awaiting())
+            return ChoiceAck(table, seat, number, changed, complete=not table.awaiting(),
+                             round=table.state.round, turn=table.state.turn)
 
     def available_for(self, table: Table, user_id: int) -> frozenset[int] | None:
         seat = table.record.seat_of(user_id)
@@ -174,7 +223,7 @@ class TheNumberService(LobbyService):
         process), or still waiting for someone.
         """
         async with self.locks(game_id):
-            table = self._tables.get(game_id) or await self.table(game_id)
+            table = await self.table(game_id)
             record = table.record
             if record.status != "running" or record.phase != phase:
                 return None
@@ -188,14 +237,14 @@ class TheNumberService(LobbyService):
             done = await self.store.resolve_phase(game_id, phase, {"numbers": numbers}, deadline,
                                                   after.finished, now)
             if not done:
-                self._tables.pop(game_id, None)  # another process moved on: trust the database
+                self._drop(game_id)  # another process moved on: trust the database
                 return None
             status = "finished" if after.finished else "running"
             table.record = replace(record, phase=phase + 1, deadline=deadline, status=status, status_message_id=None)
             table.state = after
             report = TurnReport(table, phase, outcome, before, reason)
             if after.finished:
-                self._tables.pop(game_id, None)
+                self._drop(game_id)
                 self.forget(game_id)
             else:
                 await self._let_ai_choose(table)
@@ -220,12 +269,12 @@ class TheNumberService(LobbyService):
             if not any(s.user_id is not None for s in table.record.seated):
                 await self.store.end_game(game_id, "cancelled", "no player left", self.clock.now())
                 table.record = replace(await self.store.load_game(game_id), actions=())
-                self._tables.pop(game_id, None)
+                self._drop(game_id)
             return table
 
     async def cancel(self, game_id: int, by_user: int, can_manage: bool) -> GameRecord:
         record = await super().cancel(game_id, by_user, can_manage)
-        self._tables.pop(game_id, None)
+        self._drop(game_id)
         return record
 
     async def abandon(self, game_id: int, reason: str) -> bool:
@@ -234,7 +283,7 @@ class TheNumberService(LobbyService):
         True if this call ended it (False: it had already ended)."""
         async with self.locks(game_id):
             ended = await self.store.end_game(game_id, "cancelled", reason, self.clock.now())
-            self._tables.pop(game_id, None)
+            self._drop(game_id)
             return ended
 
     # Restart ------------------------------------------------------------------------------------
@@ -255,7 +304,7 @@ class TheNumberService(LobbyService):
             records = await self.store.open_games(self.spec.kind)
             for record in records:
                 if record.status == "running":
-                    self._tables[record.id] = _cached(record)
+                    self._keep(_cached(record))
         finally:
             if collecting:
                 gc.enable()
@@ -294,6 +343,11 @@ class TheNumberService(LobbyService):
             await self.store.record_choice(table.record.id, table.record.phase, seat.seat, {"number": number},
                                            self.clock.now())
             table.state = choose(table.state, key, number)
+
+
+def _retrieve(future: "asyncio.Future[Any]") -> None:
+    if not future.cancelled():
+        future.exception()
 
 
 def _cached(record: GameRecord) -> Table:

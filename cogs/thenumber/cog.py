@@ -2,6 +2,7 @@
 service, render. Every user-facing refusal is a private (ephemeral) line."""
 
 import asyncio
+import itertools
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
@@ -11,17 +12,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.errors import GameError, NoGameHere, NotInGame, NotRunning
+from bot.core.errors import GameError, NoGameHere, NotInGame, NotRunning, TurnRevealed
 from bot.core.throttle import ReplyThrottle
 from bot.games.thenumber import rules
 from bot.games.thenumber.errors import TheNumberError
 from bot.games.thenumber.messages import refusal
-from bot.i18n import t
+from bot.i18n import DEFAULT, language_of, t
 from bot.services.thenumber import Table, seat_key
 from storage.base import AlreadyPlaying, ChannelBusy, GameFull, GameRecord, StalePhase, StoreError, WrongStatus
 
 from . import render
-from .components import MODAL_ID, NUMBER_FIELD_ID, ChoiceModal, lobby_view
+from .answers import Deferral, SlowAnswer, edit, reply, send
+from .components import MODAL_ID, NUMBER_FIELD_ID, ChoiceModal, lobby_view, turn_view
 from .language import AUTO, Languages
 from .table_talk import TableTalk
 
@@ -33,20 +35,12 @@ Interaction = discord.Interaction[Any]
 AI_NAMES = ("Ada", "Blaise", "Carl", "Dora", "Emmy", "Fermat")
 USER_ERRORS = (GameError, StoreError, TheNumberError)
 RECENT_GAMES = 20  # /score after a game looks this far back for the channel's last finished game
-SLOW_ANSWER_AFTER = 2.0  # Discord wants a first answer within 3 s; defer when the database is slower
+MODAL_CHECK_WITHIN = 1.5  # a modal cannot follow a deferral: past this, open it and check at submission
 
 
 def cmd(text: str, key: str) -> app_commands.locale_str:
     """A command name or description, translated from the catalogs (see CatalogTranslator)."""
     return app_commands.locale_str(text, key=key)
-
-
-async def reply(interaction: Interaction, text: str, **kwargs: Any) -> None:
-    """Answer privately, whether or not the interaction was already answered."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, **kwargs)
-    else:
-        await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
 
 def explain(error: Exception, lang: str) -> str:
@@ -91,12 +85,23 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
 
     async def _restore_when_ready(self) -> None:
         await self.bot.wait_until_ready()
-        await self.talk.restore()
+        for attempt in itertools.count():
+            try:
+                await self.talk.restore()
+                return
+            except Exception as exc:  # a locked or failing database: nothing was announced twice, try again
+                delay = self.talk.backoff(attempt)
+                log.warning("could not restore the games (%s); trying again in %.0f s", exc, delay)
+                await asyncio.sleep(delay)
 
     @asynccontextmanager
-    async def answering(self, interaction: Interaction) -> AsyncIterator[None]:
-        """Turn a refused request into a friendly private line instead of "This interaction failed"."""
+    async def answering(self, interaction: Interaction, defer: Deferral | None = "ephemeral"
+                        ) -> AsyncIterator[None]:
+        """Answer within Discord's 3 s whatever the database does (``defer``: how to defer when slow; None
+        for a handler that answers with a modal), and turn a refused request into a friendly private line
+        instead of "This interaction failed"."""
         self.languages.remember(interaction)
+        guard = SlowAnswer(interaction, defer) if defer is not None else None
         try:
             yield
         except USER_ERRORS as error:
@@ -105,7 +110,16 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
             raise  # Discord itself failed; nothing sensible to answer through it
         except Exception:
             log.exception("unexpected error while handling an interaction")
-            await reply(interaction, t("error.generic", await self.languages.for_user(interaction)))
+            await reply(interaction, t("error.generic", await self._lang_or_default(interaction)))
+        finally:
+            if guard is not None:
+                guard.stop()
+
+    async def _lang_or_default(self, interaction: Interaction) -> str:
+        try:
+            return await self.languages.for_user(interaction)
+        except Exception:  # the database is failing: the user's Discord language will do
+            return language_of(str(interaction.locale))
 
     # Lobby --------------------------------------------------------------------------------------
     @group.command(name=cmd("start", "cmd.start"), description=cmd("Open a table of The Number in this channel",
@@ -120,7 +134,7 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
     async def start(self, interaction: Interaction, turn_seconds: app_commands.Range[int, 15, 3600] | None = None,
                     ai_players: app_commands.Range[int, 0, 4] = 0,
                     ai_level: Literal["easy", "normal", "hard"] = "normal") -> None:
-        async with self.answering(interaction):
+        async with self.answering(interaction, "public"):
             seconds = turn_seconds or self.bot.settings.turn_seconds
             if not 15 <= seconds <= 3600 or not 0 <= ai_players <= rules.MAX_SEATS - 1:
                 raise GameError("error.options")  # Discord checks the ranges too; a forged request does not
@@ -128,14 +142,25 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
             record = await self.games.open_lobby(interaction.guild_id, interaction.channel_id or 0,
                                                  interaction.user.id, interaction.user.display_name,
                                                  {"turn_seconds": seconds, "language": lang})
-            for i in range(ai_players):
-                record = await self.games.add_ai(record.id, interaction.user.id, ai_level, self._ai_name(record, i))
-            response = await interaction.response.send_message(
-                embed=render.lobby_embed(record, seconds, lang), view=self._lobby_view(record, lang))
-            message_id = getattr(response, "message_id", None)
-            if message_id:
-                await self.store.set_message(record.id, "lobby", message_id)
+            try:
+                for i in range(ai_players):
+                    record = await self.games.add_ai(record.id, interaction.user.id, ai_level,
+                                                     self._ai_name(record, i))
+                message_id = await send(interaction, embed=render.lobby_embed(record, seconds, lang),
+                                        view=self._lobby_view(record, lang))
+                if message_id:
+                    await self.store.set_message(record.id, "lobby", message_id)
+            except BaseException:
+                # Nobody can see this lobby: close it rather than leave it blocking the channel.
+                await self._undo_lobby(record.id)
+                raise
             await self._explain_by_dm(interaction, record)
+
+    async def _undo_lobby(self, game_id: int) -> None:
+        try:
+            await asyncio.shield(self.games.abandon(game_id, "the lobby could not be shown"))
+        except Exception:
+            log.exception("could not close the unshown lobby of game %s", game_id)
 
     @group.command(name=cmd("join", "cmd.join"), description=cmd("Take a seat at the table in this channel",
                                                                   "cmd.join.desc"))
@@ -164,7 +189,7 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
                    description=cmd("Cancel the game in this channel (host or Manage Server)", "cmd.cancel.desc"))
     @app_commands.guild_only()
     async def cancel_cmd(self, interaction: Interaction) -> None:
-        async with self.answering(interaction):
+        async with self.answering(interaction, "public"):
             record = await self._game_here(interaction)
             await self._cancel(interaction, record.id, via_button=False)
 
@@ -206,7 +231,7 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
 
     async def lobby_action(self, interaction: Interaction, action: str, game_id: int) -> None:
         """A lobby button was pressed (possibly on an old message, possibly after a restart)."""
-        async with self.answering(interaction):
+        async with self.answering(interaction, "update"):
             if action == "join":
                 await self._join(interaction, game_id, via_button=True)
             elif action == "leave":
@@ -214,17 +239,19 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
                 await self._show_lobby(interaction, record)
             elif action == "start":
                 table = await self.games.start(game_id, interaction.user.id)
-                lang = await self.languages.for_game(table.record)
-                await interaction.response.edit_message(
-                    embed=render.lobby_closed_embed(table.record, t("lobby.started", lang), lang), view=None)
-                await self.talk.open_turn(table)
-                if not table.awaiting():  # nobody to wait for (AI players choose at once)
-                    await self.talk.resolve_if_complete(table)
+                try:
+                    lang = await self.languages.for_game(table.record)
+                    await edit(interaction, embed=render.lobby_closed_embed(table.record, t("lobby.started", lang),
+                                                                            lang), view=None)
+                finally:  # the game is running: it gets its status message and timers whatever happened above
+                    await self.talk.open_turn(table)
+                    if not table.awaiting():  # nobody to wait for (AI players choose at once)
+                        await self.talk.resolve_if_complete(table)
             elif action == "cancel":
                 await self._cancel(interaction, game_id, via_button=True)
 
     async def add_ai(self, interaction: Interaction, game_id: int, level: str) -> None:
-        async with self.answering(interaction):
+        async with self.answering(interaction, "update"):
             record = await self.store.load_game(game_id)
             record = await self.games.add_ai(game_id, interaction.user.id, level,
                                              self._ai_name(record, len(record.seats)))
@@ -254,21 +281,20 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
         closed = render.lobby_closed_embed(
             record, t("lobby.cancelled_by", lang, name=render.safe_name(interaction.user.display_name)), lang)
         if via_button and record.lobby_message_id == getattr(interaction.message, "id", None):
-            await interaction.response.edit_message(embed=closed, view=None)
+            await edit(interaction, embed=closed, view=None)
             return
-        await interaction.response.send_message(embed=closed)
+        await send(interaction, embed=closed)
         if record.lobby_message_id:
             await self._edit_quietly(record.channel_id, record.lobby_message_id, embed=closed, view=None)
 
     async def _show_lobby(self, interaction: Interaction, record: GameRecord) -> None:
         lang = await self.languages.for_game(record)
         if record.status == "cancelled":
-            await interaction.response.edit_message(
-                embed=render.lobby_closed_embed(record, t("lobby.everyone_left", lang), lang), view=None)
+            await edit(interaction, embed=render.lobby_closed_embed(record, t("lobby.everyone_left", lang), lang),
+                       view=None)
             return
-        await interaction.response.edit_message(
-            embed=render.lobby_embed(record, self.games.turn_seconds(record), lang),
-            view=self._lobby_view(record, lang))
+        await edit(interaction, embed=render.lobby_embed(record, self.games.turn_seconds(record), lang),
+                   view=self._lobby_view(record, lang))
 
     async def _refresh_lobby(self, record: GameRecord) -> None:
         if record.lobby_message_id:
@@ -295,21 +321,27 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
 
     # Choosing -----------------------------------------------------------------------------------
     async def open_choice_modal(self, interaction: Interaction, game_id: int, phase: int) -> None:
-        async with self.answering(interaction):
-            table = await self.games.table(game_id)
-            self._check_current(table, phase)
-            seat = table.record.seat_of(interaction.user.id)
-            if seat is None:
-                raise NotInGame()
-            if table.state.is_exhausted(seat_key(seat)):
-                raise GameError("error.sits_out")
+        async with self.answering(interaction, defer=None):
+            loading = asyncio.ensure_future(self.games.table(game_id))
+            loading.add_done_callback(lambda f: f.cancelled() or f.exception())
+            done, _ = await asyncio.wait({loading}, timeout=MODAL_CHECK_WITHIN)
+            if done:  # else the database is slow: open the modal now, the submission is checked anyway
+                table = loading.result()
+                self._check_current(table, phase)
+                seat = table.record.seat_of(interaction.user.id)
+                if seat is None:
+                    raise NotInGame()
+                if table.state.is_exhausted(seat_key(seat)):
+                    raise GameError("error.sits_out")
             lang = await self.languages.for_user(interaction)
-            modal = ChoiceModal(game_id, phase, table.state.round, table.state.turn, lang)
+            round_no, turn = divmod(phase, rules.TURNS_PER_ROUND)
+            modal = ChoiceModal(game_id, phase, round_no + 1, turn + 1, lang)
             await interaction.response.send_modal(modal)
             modal.stop()  # submissions are handled by custom_id in on_interaction, restart or not
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
+        """A "Choose secretly" modal was submitted: the number counts for the turn the modal was opened in."""
         if interaction.type is not discord.InteractionType.modal_submit:
             return
         match = MODAL_ID.fullmatch(str((interaction.data or {}).get("custom_id", "")))
@@ -318,17 +350,12 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
         game_id, phase = int(match["game"]), int(match["phase"])
         text = _field_value(interaction.data or {}, NUMBER_FIELD_ID) or ""
         async with self.answering(interaction):
-            table = await self.games.table(game_id)
-            self._check_current(table, phase)
+            lang = await self._lang_or_default(interaction)
 
-            async def ack(line: str) -> None:
-                await reply(interaction, line)
+            async def answer(line: str, **fields: Any) -> None:
+                await reply(interaction, line, **fields)
 
-            async def slow() -> None:  # the database is busy: keep the interaction alive, answer later
-                await interaction.response.defer(ephemeral=True, thinking=True)
-
-            lang = await self.languages.for_user(interaction)
-            await self._choose(table, interaction.user.id, text, ack, lang, on_slow=slow)
+            await self._choose(game_id, phase, interaction.user.id, text, answer, lang)
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -337,24 +364,25 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
             return
         user_id, channel = message.author.id, message.channel
 
-        async def send(line: str) -> None:
+        async def answer(line: str, **_: Any) -> None:
             # The nonce ties the answer to this DM: a retried answer is never shown twice.
             await self._dm_reply(user_id, channel, line, nonce=f"d{message.id}")
 
-        # Only which game it is: the game itself comes from the service's cache.
-        record = await self.store.open_game_of_user(user_id, details=False)
-        lang = await self.languages.for_dm(user_id, record)
-        if record is None:
-            await send(t("dm.no_game", lang))
-            return
-        if record.status == "lobby":
-            await send(t("dm.lobby", lang, channel=f"<#{record.channel_id}>"))
-            return
-        table = await self.games.table(record.id)
+        lang = DEFAULT
         try:
-            await self._choose(table, user_id, message.content, send, lang)
-        except USER_ERRORS as error:
-            await send(explain(error, lang))
+            # Only which game it is: the game itself comes from the service's cache.
+            record = await self.store.open_game_of_user(user_id, details=False)
+            lang = await self.languages.for_dm(user_id, record)
+        except Exception:
+            log.warning("could not look up the game of a DM's author", exc_info=True)
+            await answer(t("error.not_saved", lang))
+            return
+        if record is None:
+            await answer(t("dm.no_game", lang))
+        elif record.status == "lobby":
+            await answer(t("dm.lobby", lang, channel=f"<#{record.channel_id}>"))
+        else:
+            await self._choose(record.id, None, user_id, message.content, answer, lang)
 
     async def _dm_reply(self, user_id: int, channel: discord.abc.Messageable, line: str, nonce: str) -> None:
         """Answer a DM, but a burst of DMs gets a few answers and then only the newest one."""
@@ -379,20 +407,30 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
         finally:
             self._flushing.pop(user_id, None)
 
-    async def _choose(self, table: Table, user_id: int, text: str, ack: Callable[[str], Awaitable[None]], lang: str,
-                      on_slow: Callable[[], Awaitable[None]] | None = None) -> None:
-        """Validate, commit, acknowledge privately, then reveal if that was the last number."""
-        work = asyncio.ensure_future(self.games.choose(table.record.id, user_id, text))
-        if on_slow is not None:
-            finished, _ = await asyncio.wait({work}, timeout=SLOW_ANSWER_AFTER)
-            if not finished:
-                await on_slow()
+    async def _choose(self, game_id: int, phase: int | None, user_id: int, text: str,
+                      answer: Callable[..., Awaitable[None]], lang: str) -> None:
+        """Validate, commit, acknowledge privately, then reveal if that was the last number. Only a stored
+        number is acknowledged: a failing database gets "could not save that, try again"."""
         try:
-            done = await work
-        except TheNumberError as error:
-            await ack(refusal(error, self.games.available_for(table, user_id), lang))
+            done = await self.games.choose(game_id, user_id, text, phase)
+        except TurnRevealed as over:
+            table = await self.games.table(game_id)
+            await answer(over.say(lang), embed=render.status_embed(table, lang),
+                         view=turn_view(game_id, table.record.phase, lang))
             return
-        await ack(render.ack_text(done.number, done.table.record.channel_id, done.changed, done.complete, lang))
+        except TheNumberError as error:
+            table = await self.games.table(game_id)
+            await answer(refusal(error, self.games.available_for(table, user_id), lang))
+            return
+        except USER_ERRORS as error:
+            await answer(explain(error, lang))
+            return
+        except Exception:
+            log.warning("could not save a choice in game %s", game_id, exc_info=True)
+            await answer(t("error.not_saved", lang))
+            return
+        await answer(render.ack_text(done.number, done.table.record.channel_id, done.changed, done.complete, lang,
+                                     round_no=done.round, turn=done.turn))
         await self._resolve_if_complete(done.table)
 
     async def _resolve_if_complete(self, table: Table) -> None:
@@ -427,10 +465,10 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
     @app_commands.describe(public=cmd("Post it for everyone in the channel instead of only you",
                                       "cmd.opt.public.desc"))
     async def score(self, interaction: Interaction, public: bool = False) -> None:
-        async with self.answering(interaction):
+        async with self.answering(interaction, "public" if public else "ephemeral"):
             table = await self._table_for(interaction)
             lang = await (self.languages.for_game(table.record) if public else self.languages.for_user(interaction))
-            await interaction.response.send_message(embed=render.score_embed(table, lang), ephemeral=not public)
+            await send(interaction, embed=render.score_embed(table, lang), ephemeral=not public)
 
     @app_commands.command(name=cmd("digits", "cmd.digits"),
                           description=cmd("A player's board: which digits are crossed off", "cmd.digits.desc"))
@@ -444,8 +482,7 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
             if seat is None:
                 raise GameError("error.not_playing_name", name=render.safe_name(target.display_name))
             lang = await self.languages.for_user(interaction)
-            await interaction.response.send_message(embed=render.digits_embed(seat, table.state, lang),
-                                                    ephemeral=True)
+            await send(interaction, embed=render.digits_embed(seat, table.state, lang), ephemeral=True)
 
     async def _game_here(self, interaction: Interaction) -> GameRecord:
         record = await self.store.open_game_in_channel(interaction.channel_id or 0)

@@ -124,12 +124,18 @@ def reveal_embeds(report: TurnReport, lang: str) -> list[discord.Embed]:
     crossed = {k: report.before.crossed[k] | r.crossed for k, r in outcome.results.items()}
     embed.add_field(name=t("reveal.boards", lang), value=boards_text(record, crossed), inline=False)
     embed.add_field(name=t("reveal.scores", lang), value=scores_text(record, after), inline=False)
+    embed.set_footer(text=reveal_footer(record, lang))
     embeds = [embed]
     if report.round_ended:
         embeds.append(round_end_embed(record, after, outcome.round, lang))
     if report.finished:
         embeds.append(final_embed(record, after, lang))
     return embeds
+
+
+def reveal_footer(record: GameRecord, lang: str) -> str:
+    """Names the game; with the title it identifies a reveal, so a restart can see it was posted."""
+    return t("reveal.footer", lang, game=record.id)
 
 
 def scores_text(record: GameRecord, state: GameState) -> str:
@@ -201,9 +207,11 @@ def digits_embed(seat: SeatRecord, state: GameState, lang: str) -> discord.Embed
 
 
 # Private lines ----------------------------------------------------------------------------------
-def ack_text(number: str, channel_id: int, changed: bool, complete: bool, lang: str) -> str:
-    """Sent ONLY to the author of ``number``."""
-    text = t("ack.changed" if changed else "ack.locked", lang, number=number, channel=f"<#{channel_id}>")
+def ack_text(number: str, channel_id: int, changed: bool, complete: bool, lang: str, *, round_no: int,
+             turn: int) -> str:
+    """Sent ONLY to the author of ``number``; names the turn it counts for (a DM may cross a reveal)."""
+    text = t("ack.changed" if changed else "ack.locked", lang, number=number, channel=f"<#{channel_id}>",
+             round=round_no, turn=turn)
     return text + (t("ack.complete", lang) if complete else "")
 
 

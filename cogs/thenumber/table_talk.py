@@ -2,17 +2,22 @@
 
 Order matters for durability: the service has already committed a turn before anything here tells
 anyone about it. Reveals are posted with a nonce derived from (game, turn), which Discord uses to
-refuse a duplicate, so a reveal re-sent after a crash or a retry still appears once.
+refuse a duplicate for a few minutes; a reveal caught up later (after a crash or a long outage) is first
+looked for in the channel's recent messages, so it still appears once.
+
+Work driven by timers (deadlines, catching up, a complete turn) that fails, for example on a locked or
+full database, is logged and tried again with backoff until it succeeds.
 """
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import LANGUAGES, t
 from bot.services.thenumber import Table, TurnReport, report_for
 from storage.base import GameRecord
 
@@ -28,6 +33,8 @@ log = logging.getLogger(__name__)
 STATUS_EDIT_DELAY = 2.0  # coalesce "who has chosen" edits: one edit for a burst of choices
 RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)  # on top of discord.py's own retries of 500/502/504
 CATCH_UP_AFTER = 30.0  # a post that failed through every retry is tried again this much later
+BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)  # failed timer work (database errors), then every minute
+LOOKBACK = 50  # recent channel messages searched for a reveal already posted
 
 
 class TableTalk:
@@ -38,10 +45,14 @@ class TableTalk:
         self.store = bot.store
         self.scheduler = bot.scheduler
         self.retry_delays: tuple[float, ...] = RETRY_DELAYS
+        self.backoff_delays: tuple[float, ...] = BACKOFF
         # Per game, how many more REST calls this turn may spend on status edits. A turn costs N
         # acknowledgements, the reveal and the next status message; edits and reminders share the rest of
         # a budget of 2N + 3 calls, so a turn never costs more however the choices are spread.
         self._spare_calls: dict[int, int] = {}
+
+    def backoff(self, attempt: int) -> float:
+        return self.backoff_delays[min(attempt, len(self.backoff_delays) - 1)]
 
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id)
@@ -82,14 +93,20 @@ class TableTalk:
         return None
 
     # Turns --------------------------------------------------------------------------------------
-    async def open_turn(self, table: Table) -> None:
-        """Post the turn's status message (with its Choose button) and arm its timers."""
+    async def open_turn(self, table: Table, *, catching_up: bool = False) -> None:
+        """Post the turn's status message (with its Choose button) and arm its timers. ``catching_up``
+        (after a restart or an outage): first look whether the channel already shows it."""
         record = table.record
         phase = record.phase
         self.arm_timers(record)  # first: the turn must end on time even if the post below fails
         lang = await self.languages.for_game(record)
-        message = await self.post(record, nonce=f"ts{record.id}-{phase}", embed=render.status_embed(table, lang),
-                                  view=turn_view(record.id, phase, lang))
+        choose_id = f"tn:choose:{record.id}:{phase}"
+        message = await self.recent_message(record, lambda m: any(
+            getattr(c, "custom_id", None) == choose_id for row in m.components
+            for c in getattr(row, "children", ()))) if catching_up else None
+        if message is None:
+            message = await self.post(record, nonce=f"ts{record.id}-{phase}", embed=render.status_embed(table, lang),
+                                      view=turn_view(record.id, phase, lang))
         if message is None:
             return
         await self.store.set_message(record.id, "status", message.id)
@@ -134,10 +151,24 @@ class TableTalk:
         game_id = table.record.id
         self._spare_calls[game_id] = self._spare_calls.get(game_id, len(table.record.seats) + 1) - calls
 
-    async def deadline(self, game_id: int, phase: int) -> None:
-        report = await self.games.expire(game_id, phase)
+    async def deadline(self, game_id: int, phase: int, attempt: int = 0) -> None:
+        try:
+            report = await self.games.expire(game_id, phase)
+        except Exception as exc:
+            delay = self.backoff(attempt)
+            log.warning("game %s: the deadline of turn %s failed (%s); trying again in %.0f s",
+                        game_id, phase, exc, delay)
+            self.scheduler.schedule(("deadline", game_id), self.bot.clock.now() + delay,
+                                    lambda: self.deadline(game_id, phase, attempt + 1))
+            return
         if report is not None:
             await self.reveal(report)
+
+    def retry_catch_up(self, game_id: int, attempt: int, exc: Exception) -> None:
+        delay = self.backoff(attempt)
+        log.warning("game %s: could not announce what was stored (%s); trying again in %.0f s", game_id, exc, delay)
+        self.scheduler.schedule(("catch-up", game_id), self.bot.clock.now() + delay,
+                                lambda: self.catch_up(game_id, attempt + 1))
 
     async def remind(self, game_id: int, phase: int) -> None:
         table = await self.games.table(game_id)
@@ -151,23 +182,65 @@ class TableTalk:
                 await self.send_dm(seat.user_id, render.reminder_text(table.record.channel_id, table.state, left, lang))
 
     # Reveals ------------------------------------------------------------------------------------
-    async def reveal(self, report: TurnReport) -> None:
+    async def reveal(self, report: TurnReport, attempt: int = 0) -> None:
         record = report.table.record
         game_id = record.id
-        for key in ("status", "reminder", "deadline"):
+        for key in ("status", "reminder", "deadline", "resolve"):
             self.scheduler.cancel((key, game_id))
-        lang = await self.languages.for_game(record)
-        chart = await final_chart_file(record, report.table.state, lang) if report.finished else None
-        message = await self.post(record, nonce=f"tn{game_id}-{report.phase}",
-                                  embeds=render.reveal_embeds(report, lang), **({"file": chart} if chart else {}))
-        if message is None:
-            return
-        await self.store.mark_announced(game_id, report.phase)
-        if not report.finished:
-            await self.open_turn(report.table)
+        try:
+            lang = await self.languages.for_game(record)
+            # Caught up after a restart or an outage: the post may have reached Discord before the stop.
+            message = await self.posted_reveal(record, report) if report.reason == "restart" else None
+            if message is None:
+                chart = await final_chart_file(record, report.table.state, lang) if report.finished else None
+                message = await self.post(record, nonce=f"tn{game_id}-{report.phase}",
+                                          embeds=render.reveal_embeds(report, lang),
+                                          **({"file": chart} if chart else {}))
+            if message is None:
+                return
+            await self.store.mark_announced(game_id, report.phase)
+            current = report.table.record
+            if report.finished:
+                return
+            if report.reason == "restart" and current.status_message_id is not None:
+                self.arm_timers(current)  # the next turn's status message is up already
+            else:
+                await self.open_turn(report.table, catching_up=report.reason == "restart")
+        except Exception as exc:  # the turn is stored: announcing it is caught up later
+            self.retry_catch_up(game_id, attempt, exc)
 
-    async def resolve_if_complete(self, table: Table, reason: str = "all-chosen") -> None:
-        report = await self.games.resolve(table.record.id, table.record.phase, reason=reason)
+    async def posted_reveal(self, record: GameRecord, report: TurnReport) -> discord.Message | None:
+        """This turn's reveal if the bot already posted it among the channel's recent messages."""
+        outcome = report.outcome
+        titles = {t("reveal.title", lang, round=outcome.round, turn=outcome.turn) for lang in LANGUAGES}
+        footers = {render.reveal_footer(record, lang) for lang in LANGUAGES}
+        return await self.recent_message(record, lambda m: any(e.title in titles and e.footer.text in footers
+                                                               for e in m.embeds))
+
+    async def recent_message(self, record: GameRecord, wanted: Callable[[discord.Message], bool]
+                             ) -> discord.Message | None:
+        """The newest of the bot's recent messages in the game's channel that is ``wanted`` (a post that
+        reached Discord although the bot never heard back, or stopped before recording it)."""
+        me = self.bot.user.id if self.bot.user else 0
+        try:
+            async for message in self.channel(record.channel_id).history(limit=LOOKBACK):
+                if message.author.id == me and wanted(message):
+                    log.info("game %s: found a message already posted (%s)", record.id, message.id)
+                    return message
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not read the channel's recent messages: %s", record.id, exc)
+        return None
+
+    async def resolve_if_complete(self, table: Table, reason: str = "all-chosen", attempt: int = 0) -> None:
+        game_id, phase = table.record.id, table.record.phase
+        try:
+            report = await self.games.resolve(game_id, phase, reason=reason)
+        except Exception as exc:
+            delay = self.backoff(attempt)
+            log.warning("game %s: revealing turn %s failed (%s); trying again in %.0f s", game_id, phase, exc, delay)
+            self.scheduler.schedule(("resolve", game_id), self.bot.clock.now() + delay,
+                                    lambda: self.resolve_if_complete(table, reason, attempt + 1))
+            return
         if report is not None:
             await self.reveal(report)
         else:
@@ -200,19 +273,19 @@ class TableTalk:
                 log.exception("restart sweep failed for game %s", game_id)
             await asyncio.sleep(0)  # let players' requests in between
 
-    async def catch_up(self, game_id: int) -> None:
+    async def catch_up(self, game_id: int, attempt: int = 0) -> None:
         """Say what the database knows but the channel was not told yet, then make sure the timers run."""
         try:
             table = await self.games.table(game_id)
             record = table.record
             if record.announced_phase < record.phase - 1:
-                await self.reveal(report_for(table, record.phase - 1))
+                await self.reveal(report_for(table, record.phase - 1), attempt)
             elif record.status == "running" and record.status_message_id is None:
-                await self.open_turn(table)
+                await self.open_turn(table, catching_up=True)
             else:
                 self.arm_timers(record)
-        except Exception:
-            log.exception("could not catch up game %s", game_id)
+        except Exception as exc:
+            self.retry_catch_up(game_id, attempt, exc)
 
     # Failures -----------------------------------------------------------------------------------
     async def channel_failed(self, record: GameRecord, exc: discord.HTTPException) -> None:
@@ -223,7 +296,7 @@ class TableTalk:
 
     async def stop_game(self, record: GameRecord, why_key: str) -> None:
         """End a game that cannot go on; ``why_key`` is the catalog key of the reason."""
-        for key in ("deadline", "reminder", "status", "catch-up"):
+        for key in ("deadline", "reminder", "status", "catch-up", "resolve"):
             self.scheduler.cancel((key, record.id))
         if await self.games.abandon(record.id, t(why_key, "en")):
             lang = await self.languages.for_game(record)

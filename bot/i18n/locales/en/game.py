@@ -49,6 +49,7 @@ MESSAGES = {
     "status.chosen": "✅ has chosen",
     # Reveal
     "reveal.title": "Round {round} · Turn {turn}: reveal",
+    "reveal.footer": "Game #{game}",
     "reveal.tower": "Biggest on top:",
     "reveal.approved": "`{number}` {name}: ✅ approved, **{points}** ({parts}{bonus})",
     "reveal.bonus": " + {bonus} bonus 🏆",
@@ -80,8 +81,10 @@ MESSAGES = {
     "list.and": " and ",
     "digits.none": "none",
     # Private lines
-    "ack.locked": "Locked in {number} for the game in {channel}; you can change it until the reveal.",
-    "ack.changed": "Changed to {number} for the game in {channel}; you can change it until the reveal.",
+    "ack.locked": "Locked in {number} for round {round}, turn {turn} of the game in {channel}; you can change it "
+                  "until the reveal.",
+    "ack.changed": "Changed to {number} for round {round}, turn {turn} of the game in {channel}; you can change it "
+                   "until the reveal.",
     "ack.complete": " Everyone has chosen: revealing now.",
     "dm.join": (
         "You joined The Number in {channel}. When a turn starts, send me your three-digit number here (like 407), "
@@ -115,6 +118,7 @@ MESSAGES = {
     "refuse.not_seated": "You are not playing in this game.",
     # Errors
     "error.generic": "Something went wrong on my side. The game is saved; please try again.",
+    "error.not_saved": "I could not save that, try again in a moment.",
     "error.no_game_here": "There is no game in this channel. Start one with `/thenumber start`.",
     "error.not_in_game": "You are not playing in this game.",
     "error.not_host.start": "Only the host can start the game.",
@@ -132,6 +136,8 @@ MESSAGES = {
     "error.kick_in_lobby": "The game has not started; players can simply leave the lobby.",
     "error.sits_out": "Every digit on your board is crossed off: you sit out until the round ends.",
     "error.turn_over": "That turn is already over. Use the newest turn message to choose.",
+    "error.turn_over_now": "That turn is over, so that number was not saved. Now it is round {round}, turn {turn}: "
+                           "choose again for this turn.",
     "error.not_playing_name": "{name} is not playing in this game.",
     "error.no_game_anywhere": "No game is being played here, and you are not in one.",
     "error.channel_busy": "There is already a game in this channel.",

@@ -49,6 +49,7 @@ MESSAGES = {
     "status.chosen": "✅ a choisi",
     # Révélation
     "reveal.title": "Manche {round} · Tour {turn} : révélation",
+    "reveal.footer": "Partie n° {game}",
     "reveal.tower": "Du plus grand au plus petit :",
     "reveal.approved": "`{number}` {name} : ✅ validé, **{points}** ({parts}{bonus})",
     "reveal.bonus": " + {bonus} de bonus 🏆",
@@ -80,9 +81,10 @@ MESSAGES = {
     "list.and": " et ",
     "digits.none": "aucun",
     # Messages privés
-    "ack.locked": "{number} enregistré pour la partie de {channel} ; vous pouvez le changer jusqu'à la révélation.",
-    "ack.changed": "Remplacé par {number} pour la partie de {channel} ; vous pouvez le changer jusqu'à la "
-                   "révélation.",
+    "ack.locked": "{number} enregistré pour la manche {round}, tour {turn} de la partie de {channel} ; vous pouvez "
+                  "le changer jusqu'à la révélation.",
+    "ack.changed": "Remplacé par {number} pour la manche {round}, tour {turn} de la partie de {channel} ; vous "
+                   "pouvez le changer jusqu'à la révélation.",
     "ack.complete": " Tout le monde a choisi : révélation immédiate.",
     "dm.join": (
         "Vous avez rejoint The Number dans {channel}. À chaque tour, envoyez-moi ici votre nombre à trois chiffres "
@@ -121,6 +123,7 @@ MESSAGES = {
     "refuse.not_seated": "Vous ne jouez pas dans cette partie.",
     # Erreurs
     "error.generic": "Un problème est survenu de mon côté. La partie est enregistrée ; réessayez.",
+    "error.not_saved": "Je n'ai pas pu enregistrer cela, réessayez dans un instant.",
     "error.no_game_here": "Il n'y a pas de partie dans ce salon. Lancez-en une avec `/thenumber start`.",
     "error.not_in_game": "Vous ne jouez pas dans cette partie.",
     "error.not_host.start": "Seul l'hôte peut lancer la partie.",
@@ -140,6 +143,8 @@ MESSAGES = {
     "error.sits_out": "Tous les chiffres de votre plateau sont barrés : vous passez votre tour jusqu'à la fin de "
                       "la manche.",
     "error.turn_over": "Ce tour est déjà terminé. Utilisez le message du tour le plus récent pour choisir.",
+    "error.turn_over_now": "Ce tour est terminé, ce nombre n'a donc pas été enregistré. C'est maintenant la manche "
+                           "{round}, tour {turn} : choisissez à nouveau pour ce tour.",
     "error.not_playing_name": "{name} ne joue pas dans cette partie.",
     "error.no_game_anywhere": "Aucune partie n'est en cours ici, et vous ne jouez dans aucune.",
     "error.channel_busy": "Il y a déjà une partie dans ce salon.",
