@@ -132,6 +132,14 @@ def test_the_number_envelope_agrees_with_its_table_script() -> None:
     assert json.loads(from_envelope.stdout)["scores"] == json.loads(from_script.stdout)["final"]
 
 
+def test_a_table_script_naming_thenumber_is_read_as_one_without_a_game() -> None:
+    data, _ = played("thenumber", seed=4)
+    turns = [{NAMES[int(seat)]: action["number"] for seat, action in step.items()} for step in data["steps"]]
+    plain = {"players": NAMES, "rounds": [turns[:5], turns[5:]]}
+    named, unnamed = replayed({"game": "thenumber", **plain}), replayed(plain)
+    assert named.returncode == 0 and named.stdout == unnamed.stdout
+
+
 @pytest.mark.parametrize(("data", "where"), [
     (numeri_script(turns=[{"roll": 7, "moves": [2]}]), "turn 1"),
     (numeri_script(first="dan"), "first:"),

@@ -21,6 +21,7 @@ from bot.games.thenumber.numbers import ALL_DIGITS
 from bot.games.thenumber.replay import script_json
 from bot.games.thenumber.rules import BEST_SEATS, TURNS_PER_ROUND
 
+from . import seat_names
 from .render import (
     render_boards,
     render_round_end,
@@ -31,14 +32,9 @@ from .render import (
     turn_header,
 )
 
-HUMAN = "you"
 HUMAN_SEAT: Seat = 0
 HELP_WORDS = frozenset({"help", "?", "rules"})
 T = TypeVar("T")
-
-
-def seat_names(players: int) -> list[str]:
-    return [HUMAN, *(f"bot{i}" for i in range(1, players))]
 
 
 # The adapter's seat names ("0", "1", ...) as the terminal shows them ------------------------------------
