@@ -8,6 +8,10 @@ import sys
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.core.game import Game
 
 DISTRIBUTION = "number-games-bot"
 SEED_LIMIT = 1_000_000  # drawn seeds stay short enough to type back
@@ -44,7 +48,7 @@ def script_out_problem(path: str) -> str | None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from bot.games.thenumber.replay import ScriptError, replay_text
+    from bot.terminal.replay import ERRORS, replay_any
 
     try:
         if args.file == "-":
@@ -56,9 +60,9 @@ def _replay(args: argparse.Namespace) -> int:
         print(f"cannot read {args.file}: {exc}", file=sys.stderr)
         return 2
     try:
-        result = replay_text(text)
-    except ScriptError as exc:
-        print(str(exc).replace("\n", " "), file=sys.stderr)
+        result = replay_any(text)
+    except ERRORS as exc:
+        print(" ".join(str(exc).splitlines()), file=sys.stderr)
         return 2
     json.dump(result, sys.stdout)
     sys.stdout.write("\n")
@@ -66,9 +70,17 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    seed = args.seed if args.seed is not None else random.randrange(SEED_LIMIT)
+    if args.game == "numeri":
+        from bot.terminal import numeri
+
+        return numeri.play(args.players, args.level, seed, sys.stdin, sys.stdout)
+    if args.game == "binomial":
+        from bot.terminal import binomial
+
+        return binomial.play(args.players, args.level, seed, sys.stdin, sys.stdout, args.options)
     from bot.terminal.play import play_game, write_script
 
-    seed = args.seed if args.seed is not None else random.randrange(SEED_LIMIT)
     result = play_game(args.players, args.level, seed, inp=sys.stdin, out=sys.stdout)
     if args.script_out and result.completed:
         write_script(result, args.script_out)
@@ -78,35 +90,82 @@ def _play(args: argparse.Namespace) -> int:
 def _arena(args: argparse.Namespace) -> int:
     from bot.terminal.arena import main_arena
 
-    return main_arena(args.games, args.seats, args.seed, args.workers, args.json)
+    return main_arena(args.games, args.seats, args.seed, args.workers, args.json, game=args.game)
+
+
+def _games() -> "tuple[Game[Any, Any, Any], ...]":
+    from bot.games import GAMES
+
+    return GAMES
+
+
+DEFAULT_GAME = "thenumber"
+DEFAULT_SEATS = ("hard", "normal", "normal", "normal")
+DEFAULT_LEVEL = "normal"
+# Help for the games' on/off table options, offered as flags of play (each refused by a game without it)
+FLAG_HELP = {
+    "dark": "Binomial: everybody declares and picks at once",
+    "reward_for_fighting": "Binomial: with 3 or more fighters the winner scores 1 more point",
+    "openness": "Binomial: a player down to one unused number is announced",
+    "same_boat": "Binomial, 6-7 players: in the same boat (see the rules)",
+    "match": "Binomial: a match of three games, points added up",
+}
+
+
+def _flags() -> dict[str, list[str]]:
+    """Every on/off table option of any game, with the keys of the games that have it."""
+    flags: dict[str, list[str]] = {}
+    for game in _games():
+        for option in game.options:
+            if isinstance(option.default, bool):
+                flags.setdefault(option.name, []).append(game.key)
+    return flags
 
 
 def _add_game_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    from bot.games.thenumber.ai import DEFAULT_LEVEL, LEVELS
-    from bot.games.thenumber.rules import MAX_SEATS, MIN_SEATS
-
-    play = sub.add_parser("play", help="play The Number in the terminal against AI players")
-    play.add_argument("--players", type=int, default=4, choices=range(MIN_SEATS, MAX_SEATS + 1),
-                      help="seats in total, you included (default 4)")
-    play.add_argument("--level", choices=LEVELS, default=DEFAULT_LEVEL, help="AI level (default normal)")
+    keys = [g.key for g in _games()]
+    play = sub.add_parser(
+        "play", help="play a game in the terminal against AI players",
+        description="Plays one game in the terminal: you against AI players. --players and --level follow the "
+                    "game: The Number 2-5 players, Numeri 2-4, Binomial 2-7; levels easy, normal, hard.")
+    play.add_argument("--game", choices=keys, default=DEFAULT_GAME, help="the game (default thenumber)")
+    play.add_argument("--players", type=int, default=4, help="seats in total, you included (default 4)")
+    play.add_argument("--level", default=DEFAULT_LEVEL, help="AI level (default normal)")
     play.add_argument("--seed", type=int, default=None,
-                      help="seed of the AI players (default: a random one, printed so the game can be replayed)")
+                      help="seed of the game (default: a random one, printed so the game can be replayed)")
     play.add_argument("--script-out", metavar="FILE",
-                      help="write the finished game's replay script here (the folder must exist)")
+                      help="The Number: write the finished game's replay script here (the folder must exist)")
+    for name, games in _flags().items():
+        play.add_argument(f"--{name.replace('_', '-')}", dest=f"flag_{name}", action="store_true",
+                          help=FLAG_HELP.get(name, f"table option of {', '.join(games)}"))
     play.set_defaults(func=_play)
 
     arena = sub.add_parser(
         "arena", help="AI-only games: win rates per level",
-        description="Plays AI-only games of The Number. Figures are per level; a level in several seats is "
+        description="Plays AI-only games of a game. Figures are per level; a level in several seats is "
                     "counted once per seat per game (its 'games' are seat-games), and ties share the win.")
+    arena.add_argument("--game", choices=keys, default=DEFAULT_GAME, help="the game (default thenumber)")
     arena.add_argument("--games", type=positive_int, default=200, help="number of games (default 200)")
-    arena.add_argument("--seats", nargs="+", choices=LEVELS, default=["hard", "normal", "normal", "normal"],
-                       metavar="LEVEL", help=f"one level per seat, {MIN_SEATS}-{MAX_SEATS} seats "
-                       "(default: hard normal normal normal)")
+    arena.add_argument("--seats", nargs="+", default=None, metavar="LEVEL",
+                       help="one AI level per seat, as many seats as the game allows "
+                            f"(default: {' '.join(DEFAULT_SEATS)})")
     arena.add_argument("--seed", type=int, default=0, help="seed (the same seed gives the same figures)")
     arena.add_argument("--workers", type=positive_int, default=2, help="processes (default 2)")
     arena.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     arena.set_defaults(func=_arena)
+
+
+REPLAY_HELP = """\
+What the JSON holds decides how it is read:
+  {"players", "rounds"} (no "game")       The Number's table script; prints turns, round_totals, final, winners
+  {"game": "numeri", "players", "first", "turns"}      Numeri's script; prints turns, squares, scores, winners, ended
+  {"game": "binomial", "players", "chairman", "rolls", "placements", "deck", "rounds", "options"?}
+                                          Binomial's script; prints sheets, rounds, scores, winners
+  {"game", "format": 1, "seats", "options", "seed", "steps"}   any game's export envelope; prints
+      {"game", "seats", "steps": count, "ended", "scores": {seat name: points}, "winners": [names in seat order],
+       "figures": {seat name: the game's per-seat figures}, "table": the table's view}
+      (scores, winners and figures are null while the game is not over; seats in "table" are numbered 0..)
+Bad input prints one line on standard error and exits with status 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -117,20 +176,78 @@ def build_parser() -> argparse.ArgumentParser:
                     "run offline, without Discord.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", title="commands")
-    replay = sub.add_parser("replay", help="replay a game of The Number from a JSON script")
+    replay = sub.add_parser("replay", help="replay a game from a JSON script or export envelope",
+                            description="Replays a game and prints the result as one JSON object.",
+                            epilog=REPLAY_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     replay.add_argument("file", help="the script file, or - for standard input")
     replay.set_defaults(func=_replay)
     _add_game_commands(sub)
     return parser
 
 
+def _seat_problem(game: "Game[Any, Any, Any]", seats: int, what: str) -> str | None:
+    if seats in game.seats:
+        return None
+    return f"{game.title} is for {game.seats.start} to {game.seats.stop - 1} {what}, not {seats}"
+
+
+def _level_problem(game: "Game[Any, Any, Any]", level: str) -> str | None:
+    if level in game.ai_levels:
+        return None
+    return f"{level!r} is not an AI level of {game.title} (choose from {', '.join(game.ai_levels)})"
+
+
+def check_play(args: argparse.Namespace) -> str | None:
+    """Why the play command's arguments do not fit the chosen game (None: they do); sets ``args.options``."""
+    from bot.games import game_for
+
+    game = game_for(args.game)
+    if problem := _seat_problem(game, args.players, "players"):
+        return f"argument --players: {problem}"
+    if problem := _level_problem(game, args.level):
+        return f"argument --level: {problem}"
+    if args.script_out and game.key != DEFAULT_GAME:
+        return "argument --script-out: only The Number writes a replay script from the terminal"
+    args.options = {}
+    known = {o.name: o for o in game.options}
+    for name in _flags():
+        if not getattr(args, f"flag_{name}"):
+            continue
+        flag = f"--{name.replace('_', '-')}"
+        option = known.get(name)
+        if option is None:
+            return f"argument {flag}: {game.title} has no such option"
+        if option.seats is not None and args.players not in option.seats:
+            return f"argument {flag}: only with {option.seats.start} to {option.seats.stop - 1} players"
+        args.options[name] = True
+    if args.script_out and (problem := script_out_problem(args.script_out)):
+        return f"--script-out: {problem}"
+    return None
+
+
+def check_arena(args: argparse.Namespace) -> str | None:
+    """Why the arena's seats do not fit the chosen game (None: they do); fills in the default seats."""
+    from bot.games import game_for
+
+    game = game_for(args.game)
+    if args.seats is None:
+        fits = set(DEFAULT_SEATS) <= set(game.ai_levels) and len(DEFAULT_SEATS) in game.seats
+        args.seats = list(DEFAULT_SEATS) if fits else [game.ai_levels[-1]] * game.seats.start
+    if problem := _seat_problem(game, len(args.seats), "seats"):
+        return f"--seats: {problem}"
+    for level in args.seats:
+        if problem := _level_problem(game, level):
+            return f"--seats: {problem}"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command == "arena" and not 2 <= len(args.seats) <= 5:
-        parser.error("arena: --seats needs 2 to 5 levels")
-    if args.command == "play" and args.script_out and (problem := script_out_problem(args.script_out)):
-        parser.error(f"play: --script-out: {problem}")
+    if args.command == "arena" and (problem := check_arena(args)):
+        parser.error(f"arena: {problem}")
+    if args.command == "play" and (problem := check_play(args)):
+        parser.error(f"play: {problem}")
     if args.command is None:
         from bot.run import run_bot
 

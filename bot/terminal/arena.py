@@ -1,4 +1,7 @@
-"""``python -m bot arena``: AI-only games, with win rates, Wilson intervals and decision times per level.
+"""``python -m bot arena``: AI-only games of any game, with win rates, Wilson intervals and decision times per level.
+
+Every game is played over the protocol by one loop (``bot.core.fold.playout``, each seat the game's AI at
+its level, chance drawn as the bot draws it), so a new game needs nothing here.
 
 Figures are per level: when a level sits in several seats, each seat of each game counts as one
 "game" for it (seat-games), wins are shared on ties (a two-way tie is half a win each).
@@ -13,12 +16,15 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from random import Random
 from typing import Any, TextIO
 
-from bot.games.thenumber.ai import choose_number, decision_rng
-from bot.games.thenumber.engine import new_game, play_turn, public_view
+from bot.core.fold import SeatPolicy, ai_policy, playout
+from bot.core.game import Game
+from bot.games import game_for
 
 Z95 = 1.959964
+DEFAULT_GAME = "thenumber"
 
 
 @dataclass
@@ -43,29 +49,30 @@ def seating(seats: Sequence[str], index: int) -> tuple[str, ...]:
     return tuple(seats[k:]) + tuple(seats[:k])
 
 
-def play_one(seats: Sequence[str], seed: int, index: int) -> GameRecord:
+def _timed(policy: SeatPolicy, level: str, times: list[tuple[str, float]]) -> SeatPolicy:
+    def decide(view: Any, legal: Any, rng: Random) -> Any:
+        start = time.perf_counter()
+        action = policy(view, legal, rng)
+        times.append((level, (time.perf_counter() - start) * 1000))
+        return action
+    return decide
+
+
+def play_one(game_key: str, seats: Sequence[str], seed: int, index: int) -> GameRecord:
+    game = game_for(game_key)
     levels = seating(seats, index)
-    names = [f"s{i}-{level}" for i, level in enumerate(levels)]
     game_seed = seed * 1_000_003 + index
-    state = new_game(names)
     times: list[tuple[str, float]] = []
-    while not state.finished:
-        view = public_view(state)
-        numbers = {}
-        for name, level in zip(names, levels, strict=True):
-            if name in view.exhausted:
-                continue
-            start = time.perf_counter()
-            numbers[name] = choose_number(view, name, level, decision_rng(game_seed, view, name))
-            times.append((level, (time.perf_counter() - start) * 1000))
-        state, _ = play_turn(state, numbers)
-    winners = state.winners()
-    scores = state.final_scores()
-    wins = tuple(1 / len(winners) if n in winners else 0.0 for n in names)
-    return GameRecord(levels, wins, tuple(scores[n] for n in names), tuple(times))
+    policies = [_timed(ai_policy(game, seat, level), level, times) for seat, level in enumerate(levels)]
+    _, state = playout(game, len(levels), {}, game_seed, policies, Random(f"arena:{game_seed}"))
+    result = game.result(state)
+    assert result is not None  # playout plays to the end
+    winners = result.winners
+    wins = tuple(1 / len(winners) if seat in winners else 0.0 for seat in range(len(levels)))
+    return GameRecord(levels, wins, tuple(result.scores[seat] for seat in range(len(levels))), tuple(times))
 
 
-def _job(args: tuple[tuple[str, ...], int, int]) -> GameRecord:
+def _job(args: tuple[str, tuple[str, ...], int, int]) -> GameRecord:
     return play_one(*args)
 
 
@@ -103,8 +110,9 @@ class Progress:
         self.stream.flush()
 
 
-def _records(seats: tuple[str, ...], games: int, seed: int, workers: int) -> Iterator[GameRecord]:
-    jobs = [(seats, seed, i) for i in range(games)]
+def _records(game_key: str, seats: tuple[str, ...], games: int, seed: int, workers: int
+             ) -> Iterator[GameRecord]:
+    jobs = [(game_key, seats, seed, i) for i in range(games)]
     if workers <= 1 or games < 4:
         yield from map(_job, jobs)
         return
@@ -113,11 +121,14 @@ def _records(seats: tuple[str, ...], games: int, seed: int, workers: int) -> Ite
 
 
 def run_arena(games: int, seats: Sequence[str], seed: int = 0, workers: int = 1,
-              progress: TextIO | None = None) -> dict[str, dict[str, Any]]:
-    """Play ``games`` games and return the per-level figures (the ``--json`` object)."""
+              progress: TextIO | None = None, game: "str | Game[Any, Any, Any]" = DEFAULT_GAME
+              ) -> dict[str, dict[str, Any]]:
+    """Play ``games`` games of ``game`` (a key or the game) and return the per-level figures (``--json``)."""
+    game_key = game if isinstance(game, str) else game.key
+    game_for(game_key)  # an unknown key fails here, not in a worker
     stats: dict[str, LevelStats] = {level: LevelStats() for level in dict.fromkeys(seats)}
     bar = Progress(games, progress)
-    for done, record in enumerate(_records(tuple(seats), games, seed, workers), start=1):
+    for done, record in enumerate(_records(game_key, tuple(seats), games, seed, workers), start=1):
         for level, win, score in zip(record.levels, record.wins, record.scores, strict=True):
             s = stats[level]
             s.games, s.wins, s.score_sum = s.games + 1, s.wins + win, s.score_sum + score
@@ -152,11 +163,12 @@ def format_table(figures: dict[str, dict[str, Any]]) -> str:
 
 
 def main_arena(games: int, seats: Sequence[str], seed: int, workers: int, as_json: bool,
-               out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
-    figures = run_arena(games, seats, seed, workers, progress=err)
+               out: TextIO = sys.stdout, err: TextIO = sys.stderr, game: str = DEFAULT_GAME) -> int:
+    figures = run_arena(games, seats, seed, workers, progress=err, game=game)
     if as_json:
         json.dump(figures, out)
         out.write("\n")
     else:
-        out.write(f"{games} games, seats: {' '.join(seats)}, seed {seed}\n{format_table(figures)}\n")
+        title = "" if game == DEFAULT_GAME else f"{game_for(game).title}: "  # The Number's line as it was
+        out.write(f"{title}{games} games, seats: {' '.join(seats)}, seed {seed}\n{format_table(figures)}\n")
     return 0

@@ -18,6 +18,8 @@ from bot.games.binomial.game import GAME
 from bot.games.binomial.rules import CARD_BY_KEY, CARDS, CELLS, DECK_SIZE, ROLLS, Card, show
 from bot.games.binomial.view import View, fitting
 
+from . import seat_names
+
 HUMAN = 0
 
 RULES_TEXT = f"""Binomial, in short:
@@ -32,10 +34,6 @@ RULES_TEXT = f"""Binomial, in short:
 Commands: a cell like 3b while placing; pass, or a number like 44 to fight; sheet; help, ? or rules.
 Cards:
 """ + "\n".join(f"  {c.title}: {c.fits_text}; {c.points_text} points" for c in CARDS)
-
-
-def names_for(players: int) -> list[str]:
-    return ["you", *(f"bot{i}" for i in range(1, players))]
 
 
 def is_chairman(name: str) -> str:
@@ -142,7 +140,7 @@ def play(players: int, level: str, seed: int, stdin: TextIO, stdout: TextIO,
     if level not in LEVELS:
         stdout.write(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}\n")
         return 2
-    names = names_for(players)
+    names = seat_names(players)
     try:
         state = GAME.setup(players, dict(options or {}), seed)
     except RuleError as error:

@@ -15,16 +15,12 @@ from bot.games.numeri.errors import choice_text
 from bot.games.numeri.game import GAME, die_rng
 from bot.games.numeri.rules import RULES_TEXT
 
+from . import seat_names
 from .numeri_render import render_event, render_final, render_tokens, render_track
 
-HUMAN = "you"
 HELP_WORDS = {"help", "?", "rules"}
 QUIT_WORDS = {"quit", "exit"}
 ABANDONED = 1
-
-
-def seat_names(players: int) -> list[str]:
-    return [HUMAN, *(f"bot{i}" for i in range(1, players))]
 
 
 def _ask(state: State, legal: list[list[int]], stdin: TextIO, stdout: TextIO) -> list[int] | None:
