@@ -331,6 +331,9 @@ class FakeDiscord:
             raise SimulationError(f"no bot is connected to receive {event}")
         self.events.append((event, copy.deepcopy(payload)))
         for client in list(self._clients):
+            if client.is_closed():  # a closed client has no loop left to run handlers on: it is gone
+                self.detach(client)
+                continue
             await self._deliver(client, event, payload)
         await self.gateway.dispatch(event, payload)
 
