@@ -82,7 +82,7 @@ class StatsWorld(World):
     async def run(self, who: str, command: str, channel: Channel | None = None, **options: Any) -> InteractionResult:
         result = await (await self.users[who].slash(channel or self.general, command, **options)).wait(5)
         if result.response_type == 5:  # deferred (a slow machine): the answer replaces "thinking..."
-            await result.wait_edits(1, timeout=15)
+            await result.wait_edits(1)
         assert not result.rejections, result.rejections
         return result
 

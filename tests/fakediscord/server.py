@@ -305,7 +305,7 @@ class FakeDiscord:
             await self._deliver(client, "READY", self.world.ready_payload("in-process", self.gateway_url))
             for guild in self.world.bot_guilds():
                 await self._deliver(client, "GUILD_CREATE", self.world.guild_create_payload(guild))
-            await asyncio.wait_for(client.wait_until_ready(), 5)
+            await asyncio.wait_for(client.wait_until_ready(), 60)  # a safety net: ready is the event
         finally:
             state.guild_ready_timeout = saved_timeout
 
