@@ -1,11 +1,11 @@
 """``python -m bench [--quick] [--only engine,sqlite,...] [--json PATH]``: every performance figure, one table.
 
 Sections: engine (rules engine rates), sqlite (durable commits), stack (the real bot against the local fake
-Discord, against a bare discord.py floor), api (REST calls per turn), memory (per running game) and
-restart (10,000 games). Each figure is measured as a rate or ratio inside this run and repeated; the table
-shows the median and the min-max spread. The full run writes bench/results.json (one key per figure) and
-bench/RESULTS.md from it; ``--quick`` is a smoke run with fewer repeats and smaller sizes, and writes
-nothing unless ``--json`` or ``--markdown`` is given.
+Discord, against a bare discord.py floor), api (REST calls per turn), memory (per running game), restart
+(10,000 games) and load (200 concurrent games: the slowest first answer). Each figure is measured as a rate
+or ratio inside this run and repeated; the table shows the median and the min-max spread. The full run
+writes bench/results.json (one key per figure) and bench/RESULTS.md from it; ``--quick`` is a smoke run
+with fewer repeats and smaller sizes, and writes nothing unless ``--json`` or ``--markdown`` is given.
 """
 
 import argparse
@@ -23,7 +23,7 @@ from typing import Any
 from .common import Figure, cpu_count, fmt
 from .report import RESULTS_MD, write_results
 
-SECTIONS = ("engine", "sqlite", "stack", "api", "memory", "restart")
+SECTIONS = ("engine", "sqlite", "stack", "api", "memory", "restart", "load")
 RESULTS = Path(__file__).resolve().parent / "results.json"
 
 
@@ -110,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         runners: dict[str, Callable[[], list[Figure]]] = {
             "engine": lazy("engine"), "sqlite": lazy("sqlite_commits"), "stack": lazy("stack"),
-            "api": lazy("api_economy"), "memory": memory, "restart": restart,
+            "api": lazy("api_economy"), "memory": memory, "restart": restart, "load": lazy("load"),
         }
         for section in SECTIONS:
             if section not in wanted:

@@ -142,9 +142,12 @@ class SQLiteStore(ConnectionHolder):
             await _touch(db, game_id, now)
             return SeatRecord(seat, user_id, name, ai_level)
 
-    async def unseat_player(self, game_id: int, seat: int, state: SeatState, now: float) -> None:
+    async def unseat_player(self, game_id: int, seat: int, state: SeatState, now: float,
+                            new_host_id: int | None = None) -> None:
         async with self._tx() as db:
             game = await _game_row(db, game_id)
+            if new_host_id is not None:  # the host leaves: the role passes in the same transaction
+                await db.execute("UPDATE games SET host_id = ? WHERE id = ?", (new_host_id, game_id))
             if game["status"] == "lobby":
                 # Nothing happened yet: free the seat (and its colour) for the next person.
                 await db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))

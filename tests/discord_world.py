@@ -13,9 +13,12 @@ from tests.conftest import FakeClock
 from tests.fakediscord import Channel, FakeDiscord, Guild, InteractionResult, Message, SimUser
 
 NAMES = ("ana", "ben", "cy", "dee", "eve")
+# How long a test waits for an event before it fails. Only a safety net: every wait ends as soon as its
+# event happens, so a busy machine makes a test slower, never red.
+PATIENCE = 60.0
 
 
-async def eventually(predicate: Callable[[], Any], timeout: float = 3.0, what: str = "condition") -> Any:
+async def eventually(predicate: Callable[[], Any], timeout: float = PATIENCE, what: str = "condition") -> Any:
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
@@ -53,7 +56,7 @@ class World:
         self.bot = bot
         await asyncio.sleep(0)  # let the restore task run
         cog = bot.get_cog("TheNumber")
-        await asyncio.wait_for(cog._restoring, 5)  # type: ignore[union-attr]
+        await asyncio.wait_for(cog._restoring, PATIENCE)  # type: ignore[union-attr]
         return bot
 
     async def stop_bot(self) -> None:

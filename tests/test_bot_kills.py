@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+from tests.discord_world import PATIENCE
 from tests.fakediscord import FakeDiscord, SimUser
 from tests.reference_scorer import score_game
 from tests.test_bot_process import bot_env
@@ -45,21 +46,21 @@ class Table:
         self.proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=self.tmp, env=self.env,
                                                          stdout=log, stderr=log)
         log.close()
-        await self.until(lambda: self.fake.gateway.active, 30, "the bot to connect")
+        await self.until(lambda: self.fake.gateway.active, PATIENCE, "the bot to connect")
         await self.settle()
 
     async def open_game(self) -> None:
         ana = self.users["ana"]
-        opened = await (await ana.slash(self.general, "thenumber start")).wait(timeout=5)
+        opened = await (await ana.slash(self.general, "thenumber start")).wait()
         for name in PLAYERS[1:]:
-            await (await self.users[name].click(opened.message, "Join")).wait(timeout=5)
-        await (await ana.click(opened.message, "Start")).wait(timeout=5)
+            await (await self.users[name].click(opened.message, "Join")).wait()
+        await (await ana.click(opened.message, "Start")).wait()
 
     async def kill(self) -> None:
         assert self.proc is not None
         os.kill(self.proc.pid, signal.SIGKILL)
         await self.proc.wait()
-        await self.until(lambda: not self.fake.gateway.active, 10, "the gateway to notice")
+        await self.until(lambda: not self.fake.gateway.active, PATIENCE, "the gateway to notice")
 
     async def settle(self, quiet: float = 0.3) -> None:
         """Wait until the bot has been silent for ``quiet`` seconds (caught up after a start)."""
@@ -111,14 +112,15 @@ class Table:
                     before = self.acks_for(user, number)
                     await user.send_dm(number)
                     try:
-                        await self.until(lambda u=user, n=number, b=before: self.acks_for(u, n) > b, 2, "an ack")
+                        await self.until(lambda u=user, n=number, b=before: self.acks_for(u, n) > b, PATIENCE,
+                                     "an ack")
                     except AssertionError:
                         return False  # no answer: the bot is down or dying
                     self.acked.setdefault(turn, {})[name] = number
                 if target is not None and len(self.fake.requests) >= target:
                     return False
             await self.until(lambda t=turn: len(self.reveals()) > t or "Game over" in "\n".join(self.reveals()),
-                             5, "the reveal")
+                             PATIENCE, "the reveal")
         return True
 
 

@@ -37,17 +37,17 @@ async def test_the_bot_process_plays_a_turn_over_the_gateway(fake_discord: FakeD
                                                 env=bot_env(fake, tmp_path / "bot.sqlite3"),
                                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        await eventually(lambda: fake.gateway.active and fake.requests_to("PUT", r"/commands$"), timeout=30,
+        await eventually(lambda: fake.gateway.active and fake.requests_to("PUT", r"/commands$"),
                          what="the bot to connect and sync its commands")
         assert fake.gateway.active[0].intents & (1 << 15) == 0  # no message_content: not privileged
-        opened = await (await ana.slash(general, "thenumber start")).wait(timeout=5)
-        await (await ben.click(opened.message, "Join")).wait(timeout=5)
-        await (await ana.click(opened.message, "Start")).wait(timeout=5)
+        opened = await (await ana.slash(general, "thenumber start")).wait()
+        await (await ben.click(opened.message, "Join")).wait()
+        await (await ana.click(opened.message, "Start")).wait()
         await ana.send_dm("513")
-        await eventually(lambda: fake.dms(ana) and "Locked in 513" in fake.dms(ana)[-1].content, timeout=5)
+        await eventually(lambda: fake.dms(ana) and "Locked in 513" in fake.dms(ana)[-1].content)
         await ben.send_dm("240")
         reveal = await eventually(lambda: [m for m in fake.messages(general) if ": reveal" in fake.visible_text(m)],
-                                  timeout=5, what="the reveal")
+                                  what="the reveal")
         assert "`513` 🔺 Ana: ✅ approved, **7**" in fake.visible_text(reveal[0])
     finally:
         proc.terminate()

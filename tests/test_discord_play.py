@@ -197,9 +197,11 @@ async def test_stale_buttons_answer_privately(world: World) -> None:
     await world.play_turn({"ana": "123", "ben": "456"})
     old = await (await world.users["ana"].click(first_status, "Choose secretly")).wait()
     assert old.ephemeral and "That turn is already over" in old.content
-    outsider = await (await world.users["cy"].click(world.status_message(), "Choose secretly")).wait()
+    # the reveal is posted just before the next turn's status message: wait for that one, not the old one
+    second = await world.wait_status("Turn 2 of 5")
+    outsider = await (await world.users["cy"].click(second, "Choose secretly")).wait()
     assert outsider.ephemeral and outsider.content == "You are not playing in this game."
     cancel = await (await world.users["ana"].slash(world.general, "thenumber cancel")).wait()
     assert not cancel.ephemeral and "Cancelled" in cancel.text()
-    over = await (await world.users["ana"].click(world.status_message(), "Choose secretly")).wait()
+    over = await (await world.users["ana"].click(second, "Choose secretly")).wait()
     assert over.ephemeral and over.content == "That game is over."

@@ -94,7 +94,7 @@ class Game(app_commands.Group, name="game", description="Game commands"):
 
     @app_commands.command(name="slow", description="Answers too late")
     async def slow(self, interaction: discord.Interaction[Any]) -> None:
-        await asyncio.sleep(3.1)
+        await self.bot.late.wait()  # the test moves the fake's clock past 3 s meanwhile
         await self._capture(interaction.response.send_message("too late"))
 
     @app_commands.command(name="double", description="Answers twice")
@@ -131,6 +131,7 @@ class MiniBot(commands.Bot):
         self.guild_id = guild_id
         self.errors: list[discord.HTTPException] = []
         self.seen: list[discord.Message] = []
+        self.late = asyncio.Event()  # releases the /game slow command
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(JoinButton, CountButton)
@@ -265,7 +266,8 @@ async def test_dm_to_blocking_user_fails_with_50007(scene: Scene) -> None:
 async def test_dms_and_message_content_intent(scene: Scene) -> None:
     await scene.ana.send_dm("hello bot")
     await scene.ana.say(scene.general, "hello guild")
-    await asyncio.sleep(0.05)
+    while len(scene.bot.seen) < 2:  # each message is handled in a task of its own: wait for both
+        await asyncio.sleep(0.005)
     by_channel = {type(m.channel).__name__: m.content for m in scene.bot.seen}
     assert by_channel == {"DMChannel": "hello bot", "TextChannel": ""}  # no message_content intent
     pong = await (await scene.ana.slash(None, "ping")).wait()  # global command allowed in DMs
@@ -276,7 +278,9 @@ async def test_dms_and_message_content_intent(scene: Scene) -> None:
 
 async def test_first_response_after_3_seconds_gets_10062(scene: Scene) -> None:
     result = await scene.ana.slash(scene.general, "game slow")
-    rejection = await result.wait_rejection(timeout=5)
+    scene.fake.advance_time(3.1)  # the fake's clock: no real waiting, whatever the machine's speed
+    scene.bot.late.set()
+    rejection = await result.wait_rejection()
     assert rejection["code"] == 10062 and rejection["status"] == 404
     assert isinstance(scene.bot.errors[0], discord.NotFound) and scene.bot.errors[0].code == 10062
     assert result.response_type is None
@@ -341,17 +345,17 @@ async def test_gateway_client_receives_interaction_and_answers(fake_discord: Fak
     bot = MiniBot(guild.id)
     runner = asyncio.create_task(bot.start(fake.token))
     try:
-        await asyncio.wait_for(bot.wait_until_ready(), 10)
+        await asyncio.wait_for(bot.wait_until_ready(), 60)
         session = fake.gateway.active[0]
         assert session.compress  # discord.py asked for zlib-stream
         assert session.intents == discord.Intents.default().value
-        result = await (await ana.slash(general, "game round start", turns=5)).wait(timeout=5)
+        result = await (await ana.slash(general, "game round start", turns=5)).wait()
         assert "Round 42 started with 5 turns" in result.text()
-        joined = await (await ana.click(result.message, "Join")).wait(timeout=5)
+        joined = await (await ana.click(result.message, "Join")).wait()
         assert joined.content == "Ana joined round 42"
     finally:
         await bot.close()
-        await asyncio.wait_for(runner, 5)
+        await asyncio.wait_for(runner, 60)
 
 
 async def test_spec_layer_rejects_malformed_bodies(scene: Scene) -> None:

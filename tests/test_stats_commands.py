@@ -22,7 +22,7 @@ from bot.services.thenumber_stats import finished_game, summarise
 from cogs.thenumber.chart import PNG_SIGNATURE
 from tests.conftest import FakeClock
 from tests.discord_world import World, eventually
-from tests.fakediscord import Channel, FakeDiscord, Guild, InteractionResult
+from tests.fakediscord import Channel, FakeDiscord, Guild, InteractionResult, SimulationError
 from tests.reference_scorer import score_game
 
 DAY = 86_400.0
@@ -82,7 +82,7 @@ class StatsWorld(World):
     async def run(self, who: str, command: str, channel: Channel | None = None, **options: Any) -> InteractionResult:
         result = await (await self.users[who].slash(channel or self.general, command, **options)).wait(5)
         if result.response_type == 5:  # deferred (a slow machine): the answer replaces "thinking..."
-            await result.wait_edits(1, timeout=15)
+            await result.wait_edits(1)
         assert not result.rejections, result.rejections
         return result
 
@@ -316,7 +316,9 @@ async def test_unfinished_games_are_not_shown_or_exported(world: StatsWorld) -> 
 
 
 async def test_commands_need_a_server(world: StatsWorld) -> None:
-    result = await (await world.users["ana"].slash(None, "thenumber stats")).wait()
+    with pytest.raises(SimulationError):  # not offered in DMs at all
+        await world.users["ana"].slash(None, "thenumber stats")
+    result = await (await world.users["ana"].slash(None, "thenumber stats", forged=True)).wait()
     assert result.ephemeral and "use this command in a server channel" in result.text()
 
 

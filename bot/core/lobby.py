@@ -78,7 +78,8 @@ class LobbyService:
             seat = record.seat_of(user_id)
             if seat is None:
                 raise NotInGame()
-            await self.store.unseat_player(game_id, seat.seat, "left", self.clock.now())
+            await self.store.unseat_player(game_id, seat.seat, "left", self.clock.now(),
+                                           new_host_id=successor(record, user_id))
             record = await self.store.load_game(game_id)
             if not any(s.user_id is not None for s in record.seated):
                 await self.store.end_game(game_id, "cancelled", "everyone left", self.clock.now())
@@ -106,3 +107,16 @@ class LobbyService:
             raise AlreadyStarted()
         if record.status != "lobby":
             raise NotRunning(record.status)
+
+
+def successor(record: GameRecord, leaving_user: int) -> int | None:
+    """Who becomes host when ``leaving_user`` leaves: the next seated person after the host's seat (AI
+    players never host); None when the one leaving is not the host, or nobody is left to take over."""
+    if leaving_user != record.host_id:
+        return None
+    people = [s for s in record.seated if s.user_id is not None and s.user_id != leaving_user]
+    if not people:
+        return None
+    host_seat = next((s.seat for s in record.seats if s.user_id == leaving_user), -1)
+    after = [s for s in people if s.seat > host_seat]
+    return (after or people)[0].user_id

@@ -14,9 +14,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.core.clock import Clock
-from bot.core.errors import NotEnoughPlayers, NotHost, NotInGame, NotRunning, TurnRevealed
-from bot.core.lobby import GameSpec, LobbyService
+from bot.core.errors import GameError, NotEnoughPlayers, NotHost, NotInGame, NotRunning, TurnRevealed
+from bot.core.lobby import GameSpec, LobbyService, successor
 from bot.games.thenumber import rules
+from bot.games.thenumber.ai import LEVELS as AI_LEVELS
 from bot.games.thenumber.engine import (
     GameState,
     PublicView,
@@ -32,6 +33,7 @@ from storage.base import GameRecord, GameStore, SeatRecord, pending_choices
 
 SPEC = GameSpec(kind=rules.GAME_KEY, title="The Number", min_seats=rules.MIN_SEATS, max_seats=rules.MAX_SEATS)
 AWAY_AFTER_MISSES = 2
+ABANDONED = "abandoned: fewer than two players left"  # end_reason of such a game (it counts in no statistic)
 
 # (public view, my seat key, level, seed) -> a number; the AI never sees pending numbers
 AIChooser = Callable[[PublicView, str, str, int], str]
@@ -170,6 +172,10 @@ class TheNumberService(LobbyService):
     def turn_seconds(self, record: GameRecord) -> int:
         return int(record.options.get("turn_seconds", self.default_turn_seconds))
 
+    async def add_ai(self, game_id: int, by_user: int, level: str, name: str) -> GameRecord:
+        check_ai_level(level)  # a forged level would only break the game at Start
+        return await super().add_ai(game_id, by_user, level, name)
+
     # Start --------------------------------------------------------------------------------------
     async def start(self, game_id: int, by_user: int) -> Table:
         async with self.locks(game_id):
@@ -264,12 +270,16 @@ class TheNumberService(LobbyService):
             seat = table.record.seat_of(target_user)
             if seat is None:
                 raise NotInGame()
-            await self.store.unseat_player(game_id, seat.seat, "kicked" if kicked else "left", self.clock.now())
+            await self.store.unseat_player(game_id, seat.seat, "kicked" if kicked else "left", self.clock.now(),
+                                           new_host_id=successor(table.record, target_user))
             table.record = replace(await self.store.load_game(game_id), actions=())
-            if not any(s.user_id is not None for s in table.record.seated):
-                await self.store.end_game(game_id, "cancelled", "no player left", self.clock.now())
+            seated = table.record.seated
+            if len(seated) < self.spec.min_seats or not any(s.user_id is not None for s in seated):
+                # Nobody to play against (or only AI players left): not a game anyone won.
+                await self.store.end_game(game_id, "cancelled", ABANDONED, self.clock.now())
                 table.record = replace(await self.store.load_game(game_id), actions=())
                 self._drop(game_id)
+                self.forget(game_id)
             return table
 
     async def cancel(self, game_id: int, by_user: int, can_manage: bool) -> GameRecord:
@@ -295,7 +305,7 @@ class TheNumberService(LobbyService):
         every running game into the cache now instead (used to measure memory per loaded game).
         """
         if not warm:
-            return await self.store.open_games(self.spec.kind, details=False)
+            return [await self._capped(r) for r in await self.store.open_games(self.spec.kind, details=False)]
         # Thousands of games allocate millions of small objects and no garbage cycles: the cyclic
         # collector would only walk the growing heap again and again. Reference counting still frees.
         collecting = gc.isenabled()
@@ -309,6 +319,23 @@ class TheNumberService(LobbyService):
             if collecting:
                 gc.enable()
         return records
+
+    async def _capped(self, record: GameRecord) -> GameRecord:
+        """A stored deadline is a point in time, but never further ahead than a whole turn: one that is
+        (the clock was set back while the bot was down) is brought back to now + the turn's length."""
+        if record.status != "running" or record.deadline is None:
+            return record
+        latest = self.clock.now() + self.turn_seconds(record)
+        if record.deadline <= latest:
+            return record
+        await self.store.set_deadline(record.id, record.phase, latest, self.clock.now())
+        self._tables.pop(record.id, None)  # rebuilt from the store with the new deadline on first use
+        return replace(record, deadline=latest)
+
+    async def open_games_of_guild(self, guild_id: int) -> list[GameRecord]:
+        """The lobbies and running games of one server, with their seats (to tell the players)."""
+        heads = await self.store.open_games(self.spec.kind, details=False)
+        return [await self.store.load_game(r.id) for r in heads if r.guild_id == guild_id]
 
     # Export -------------------------------------------------------------------------------------
     @staticmethod
@@ -348,6 +375,11 @@ class TheNumberService(LobbyService):
 def _retrieve(future: "asyncio.Future[Any]") -> None:
     if not future.cancelled():
         future.exception()
+
+
+def check_ai_level(level: str) -> None:
+    if level not in AI_LEVELS:
+        raise GameError("error.ai_level", levels=", ".join(AI_LEVELS))
 
 
 def _cached(record: GameRecord) -> Table:

@@ -18,7 +18,7 @@ from bot.games.thenumber import rules
 from bot.games.thenumber.errors import TheNumberError
 from bot.games.thenumber.messages import refusal
 from bot.i18n import DEFAULT, language_of, t
-from bot.services.thenumber import Table, seat_key
+from bot.services.thenumber import ABANDONED, Table, check_ai_level, seat_key
 from storage.base import AlreadyPlaying, ChannelBusy, GameFull, GameRecord, StalePhase, StoreError, WrongStatus
 
 from . import render
@@ -36,6 +36,11 @@ AI_NAMES = ("Ada", "Blaise", "Carl", "Dora", "Emmy", "Fermat")
 USER_ERRORS = (GameError, StoreError, TheNumberError)
 RECENT_GAMES = 20  # /score after a game looks this far back for the channel's last finished game
 MODAL_CHECK_WITHIN = 1.5  # a modal cannot follow a deferral: past this, open it and check at submission
+# What a game needs of its channel: post the turns (Send Messages), as embeds (Embed Links), and the final
+# score race as a PNG (Attach Files). A thread needs Send Messages in Threads instead of Send Messages.
+CHANNEL_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files")
+THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_thread,
+                discord.ChannelType.news_thread)
 
 
 def cmd(text: str, key: str) -> app_commands.locale_str:
@@ -62,10 +67,39 @@ def explain(error: Exception, lang: str) -> str:
     return t("error.generic", lang)
 
 
+class MissingPermissions(GameError):
+    """The bot lacks channel permissions a game needs (named in the user's language)."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+        super().__init__("error.missing_permissions", permissions=", ".join(t(f"perm.{n}", "en") for n in names))
+
+    def say(self, language: str) -> str:
+        return t(self.key, language, permissions=", ".join(f"**{t(f'perm.{n}', language)}**" for n in self.names))
+
+
+def check_channel_permissions(interaction: Interaction) -> None:
+    """Refuse up front what would make a game die later: a channel where the bot cannot post its messages.
+
+    Discord sends the bot's permissions in the channel with every interaction (``app_permissions``); a
+    payload without them (0) is not judged here."""
+    granted = interaction.app_permissions
+    if not granted.value:
+        return
+    needed = list(CHANNEL_PERMISSIONS)
+    if getattr(interaction.channel, "type", None) in THREAD_TYPES:
+        needed[needed.index("send_messages")] = "send_messages_in_threads"
+    missing = [name for name in needed if not getattr(granted, name)]
+    if missing:
+        raise MissingPermissions(missing)
+
+
 class TheNumberCog(commands.Cog, name="TheNumber"):
+    # A game belongs to a server channel: the commands are not offered in DMs (and refused if forged).
     group = app_commands.Group(name=cmd("thenumber", "cmd.thenumber"),
                                description=cmd("Play The Number, the secret three-digit numbers game",
-                                               "cmd.thenumber.desc"))
+                                               "cmd.thenumber.desc"),
+                               guild_only=True, allowed_contexts=app_commands.AppCommandContext(guild=True))
 
     def __init__(self, bot: "NumberBot") -> None:
         self.bot = bot
@@ -95,14 +129,17 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
                 await asyncio.sleep(delay)
 
     @asynccontextmanager
-    async def answering(self, interaction: Interaction, defer: Deferral | None = "ephemeral"
-                        ) -> AsyncIterator[None]:
+    async def answering(self, interaction: Interaction, defer: Deferral | None = "ephemeral", *,
+                        anywhere: bool = False) -> AsyncIterator[None]:
         """Answer within Discord's 3 s whatever the database does (``defer``: how to defer when slow; None
         for a handler that answers with a modal), and turn a refused request into a friendly private line
-        instead of "This interaction failed"."""
+        instead of "This interaction failed". Only ``anywhere`` requests (/score, /digits) may come from
+        outside a server."""
         self.languages.remember(interaction)
         guard = SlowAnswer(interaction, defer) if defer is not None else None
         try:
+            if interaction.guild_id is None and not anywhere:
+                raise GameError("error.guild_only")  # a forged request: Discord never offers it in DMs
             yield
         except USER_ERRORS as error:
             await reply(interaction, explain(error, await self.languages.for_user(interaction)))
@@ -138,6 +175,8 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
             seconds = turn_seconds or self.bot.settings.turn_seconds
             if not 15 <= seconds <= 3600 or not 0 <= ai_players <= rules.MAX_SEATS - 1:
                 raise GameError("error.options")  # Discord checks the ranges too; a forged request does not
+            check_ai_level(ai_level)  # nor the choices
+            check_channel_permissions(interaction)
             lang = await self.languages.for_channel(interaction)
             record = await self.games.open_lobby(interaction.guild_id, interaction.channel_id or 0,
                                                  interaction.user.id, interaction.user.display_name,
@@ -178,12 +217,18 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
             record = await self._game_here(interaction)
             if record.status == "running":
                 table = await self.games.remove(record.id, interaction.user.id, interaction.user.id, kicked=False)
-                await reply(interaction, t("reply.left_game", await self.languages.for_user(interaction)))
+                abandoned = table.record.end_reason == ABANDONED
+                await reply(interaction, t("reply.left_abandoned" if abandoned else "reply.left_game",
+                                           await self.languages.for_user(interaction)))
                 await self._after_removal(table)
                 return
+            before = record
             record = await self.games.leave_lobby(record.id, interaction.user.id)
             await reply(interaction, t("reply.left_table", await self.languages.for_user(interaction)))
-            await self._refresh_lobby(record)
+            if record.status == "cancelled":
+                await self._close_lobby(record)
+            else:
+                await self._refresh_lobby(record, _host_passed(before, record))
 
     @group.command(name=cmd("cancel", "cmd.cancel"),
                    description=cmd("Cancel the game in this channel (host or Manage Server)", "cmd.cancel.desc"))
@@ -204,7 +249,9 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
             if record.status == "lobby":
                 raise GameError("error.kick_in_lobby")
             table = await self.games.remove(record.id, interaction.user.id, player.id, kicked=True)
-            await reply(interaction, t("reply.kicked", await self.languages.for_user(interaction),
+            abandoned = table.record.end_reason == ABANDONED
+            await reply(interaction, t("reply.kicked_abandoned" if abandoned else "reply.kicked",
+                                       await self.languages.for_user(interaction),
                                        name=render.safe_name(player.display_name)))
             await self._after_removal(table)
 
@@ -235,9 +282,11 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
             if action == "join":
                 await self._join(interaction, game_id, via_button=True)
             elif action == "leave":
+                before = await self.store.load_game(game_id)
                 record = await self.games.leave_lobby(game_id, interaction.user.id)
-                await self._show_lobby(interaction, record)
+                await self._show_lobby(interaction, record, _host_passed(before, record))
             elif action == "start":
+                check_channel_permissions(interaction)  # a game must not die at its first post
                 table = await self.games.start(game_id, interaction.user.id)
                 try:
                     lang = await self.languages.for_game(table.record)
@@ -287,21 +336,30 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
         if record.lobby_message_id:
             await self._edit_quietly(record.channel_id, record.lobby_message_id, embed=closed, view=None)
 
-    async def _show_lobby(self, interaction: Interaction, record: GameRecord) -> None:
+    async def _show_lobby(self, interaction: Interaction, record: GameRecord,
+                          passed: tuple[str, str] | None = None) -> None:
         lang = await self.languages.for_game(record)
         if record.status == "cancelled":
             await edit(interaction, embed=render.lobby_closed_embed(record, t("lobby.everyone_left", lang), lang),
                        view=None)
             return
-        await edit(interaction, embed=render.lobby_embed(record, self.games.turn_seconds(record), lang),
+        await edit(interaction, embed=render.lobby_embed(record, self.games.turn_seconds(record), lang,
+                                                          host_passed=passed),
                    view=self._lobby_view(record, lang))
 
-    async def _refresh_lobby(self, record: GameRecord) -> None:
+    async def _refresh_lobby(self, record: GameRecord, passed: tuple[str, str] | None = None) -> None:
         if record.lobby_message_id:
             lang = await self.languages.for_game(record)
             await self._edit_quietly(record.channel_id, record.lobby_message_id,
-                                     embed=render.lobby_embed(record, self.games.turn_seconds(record), lang),
+                                     embed=render.lobby_embed(record, self.games.turn_seconds(record), lang,
+                                                              host_passed=passed),
                                      view=self._lobby_view(record, lang))
+
+    async def _close_lobby(self, record: GameRecord) -> None:
+        if record.lobby_message_id:
+            lang = await self.languages.for_game(record)
+            await self._edit_quietly(record.channel_id, record.lobby_message_id, view=None,
+                                     embed=render.lobby_closed_embed(record, t("lobby.everyone_left", lang), lang))
 
     async def _edit_quietly(self, channel_id: int, message_id: int, **fields: Any) -> None:
         try:
@@ -440,9 +498,12 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
             self.talk.choice_made(table)
 
     async def _after_removal(self, table: Table) -> None:
-        if table.record.status != "running":
+        record = table.record
+        if record.status != "running":
             for key in ("deadline", "reminder", "status"):
-                self.bot.scheduler.cancel((key, table.record.id))
+                self.bot.scheduler.cancel((key, record.id))
+            if record.end_reason == ABANDONED:
+                await self.talk.abandoned(record)
             return
         await self._resolve_if_complete(table)
 
@@ -459,13 +520,20 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self.talk.channel_deleted(channel.id)
 
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from a server (GUILD_DELETE, not an outage): its games end now, and every
+        player hears it, instead of choices being acknowledged until a deadline nobody will see."""
+        for record in await self.games.open_games_of_guild(guild.id):
+            await self.talk.stop_game(record, "stop.guild_removed", everyone=True)
+
     @app_commands.command(name=cmd("score", "cmd.score"),
                           description=cmd("The scoreboard of the game here (or of your game)", "cmd.score.desc"))
     @app_commands.rename(public=cmd("public", "cmd.opt.public"))
     @app_commands.describe(public=cmd("Post it for everyone in the channel instead of only you",
                                       "cmd.opt.public.desc"))
     async def score(self, interaction: Interaction, public: bool = False) -> None:
-        async with self.answering(interaction, "public" if public else "ephemeral"):
+        async with self.answering(interaction, "public" if public else "ephemeral", anywhere=True):
             table = await self._table_for(interaction)
             lang = await (self.languages.for_game(table.record) if public else self.languages.for_user(interaction))
             await send(interaction, embed=render.score_embed(table, lang), ephemeral=not public)
@@ -475,7 +543,7 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
     @app_commands.rename(player=cmd("player", "cmd.opt.player"))
     @app_commands.describe(player=cmd("Whose board (default: yours)", "cmd.opt.digits_player.desc"))
     async def digits(self, interaction: Interaction, player: discord.User | None = None) -> None:
-        async with self.answering(interaction):
+        async with self.answering(interaction, anywhere=True):
             table = await self._table_for(interaction)
             target = player or interaction.user
             seat = next((s for s in table.record.seats if s.user_id == target.id), None)
@@ -501,6 +569,15 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
         if record is None or record.status == "lobby":
             raise GameError("error.no_game_anywhere")
         return await self.games.table(record.id)
+
+
+def _host_passed(before: GameRecord, after: GameRecord) -> tuple[str, str] | None:
+    """(old host, new host) when leaving passed the host role on, for the lobby message to say so."""
+    if after.status != "lobby" or after.host_id == before.host_id:
+        return None
+    old = next((s.name for s in before.seats if s.user_id == before.host_id), "?")
+    new = next((s.name for s in after.seats if s.user_id == after.host_id), "?")
+    return old, new
 
 
 def _field_value(data: Any, custom_id: str) -> str | None:

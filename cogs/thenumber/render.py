@@ -36,12 +36,17 @@ def duration(seconds: int, lang: str) -> str:
 
 
 # Lobby ------------------------------------------------------------------------------------------
-def lobby_embed(record: GameRecord, turn_seconds: int, lang: str) -> discord.Embed:
+def lobby_embed(record: GameRecord, turn_seconds: int, lang: str,
+                host_passed: tuple[str, str] | None = None) -> discord.Embed:
+    """The lobby; ``host_passed`` (old, new host) says who took over from a host who left."""
     seated = record.seated
     lines = [f"{who(s)}{t('lobby.host', lang) if s.user_id == record.host_id else ''}" for s in seated]
     embed = discord.Embed(title=t("lobby.title", lang), colour=ACCENT)
     embed.description = t("lobby.description", lang, min=rules.MIN_SEATS, max=rules.MAX_SEATS, rounds=rules.ROUNDS,
                           turns=rules.TURNS_PER_ROUND, per_turn=duration(turn_seconds, lang))
+    if host_passed is not None:
+        old, new = host_passed
+        embed.description += "\n" + t("lobby.host_passed", lang, old=safe_name(old), new=safe_name(new))
     embed.add_field(name=t("lobby.seats", lang, taken=len(seated), max=rules.MAX_SEATS),
                     value="\n".join(lines) or t("lobby.nobody", lang), inline=False)
     if len(seated) == rules.MIN_SEATS:

@@ -64,6 +64,10 @@ class TableTalk:
         try:
             message = await self.send(self.channel(record.channel_id), nonce=nonce, **fields)
         except discord.HTTPException as exc:
+            if exc.status == 403 and "file" in fields:
+                # Attach Files was taken away: the final reveal matters, the score-race picture does not.
+                log.warning("game %s: posting without the attached file (%s)", record.id, exc)
+                return await self.post(record, nonce=nonce, **{k: v for k, v in fields.items() if k != "file"})
             if exc.status in (403, 404):
                 await self.channel_failed(record, exc)
             else:
@@ -192,7 +196,8 @@ class TableTalk:
             # Caught up after a restart or an outage: the post may have reached Discord before the stop.
             message = await self.posted_reveal(record, report) if report.reason == "restart" else None
             if message is None:
-                chart = await final_chart_file(record, report.table.state, lang) if report.finished else None
+                chart = (await final_chart_file(record, report.table.state, lang)
+                         if report.finished and self.may_attach(record.channel_id) else None)
                 message = await self.post(record, nonce=f"tn{game_id}-{report.phase}",
                                           embeds=render.reveal_embeds(report, lang),
                                           **({"file": chart} if chart else {}))
@@ -294,14 +299,34 @@ class TableTalk:
                     exc.status, getattr(exc, "code", 0))
         await self.stop_game(record, "stop.channel_deleted" if exc.status == 404 else "stop.no_permission")
 
-    async def stop_game(self, record: GameRecord, why_key: str) -> None:
-        """End a game that cannot go on; ``why_key`` is the catalog key of the reason."""
+    async def stop_game(self, record: GameRecord, why_key: str, *, everyone: bool = False) -> None:
+        """End a game that cannot go on; ``why_key`` is the catalog key of the reason. The host is told, or
+        with ``everyone`` every seated player (``record`` must then carry its seats)."""
         for key in ("deadline", "reminder", "status", "catch-up", "resolve"):
             self.scheduler.cancel((key, record.id))
         if await self.games.abandon(record.id, t(why_key, "en")):
             lang = await self.languages.for_game(record)
-            await self.send_dm(record.host_id, t("dm.stopped", lang, channel=f"<#{record.channel_id}>",
-                                                 why=t(why_key, lang)))
+            text = t("dm.stopped", lang, channel=f"<#{record.channel_id}>", why=t(why_key, lang))
+            people = [s.user_id for s in record.seated if s.user_id is not None] if everyone else [record.host_id]
+            for user_id in dict.fromkeys(people):
+                await self.send_dm(user_id, text)
+
+    async def abandoned(self, record: GameRecord) -> None:
+        """Fewer than two players are left: say in the channel that the game ended and counts for nobody."""
+        lang = await self.languages.for_game(record)
+        if record.status_message_id:
+            try:  # the old turn's Choose button would only answer "that game was cancelled"
+                await self.channel(record.channel_id).get_partial_message(record.status_message_id).edit(view=None)
+            except discord.HTTPException as exc:
+                log.info("could not close the status message of game %s: %s", record.id, exc)
+        await self.post(record, nonce=f"ab{record.id}", content=t("game.abandoned", lang))
+
+    def may_attach(self, channel_id: int) -> bool:
+        """Whether the bot may attach files in the channel, as far as its cache knows (True if unknown)."""
+        channel = self.bot.get_channel(channel_id)
+        if isinstance(channel, discord.abc.GuildChannel | discord.Thread) and channel.guild.me is not None:
+            return channel.permissions_for(channel.guild.me).attach_files
+        return True
 
     async def channel_deleted(self, channel_id: int) -> None:
         record = await self.store.open_game_in_channel(channel_id)

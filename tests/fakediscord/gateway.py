@@ -157,7 +157,7 @@ class GatewayServer:
         world = self.fake.world
         await session.dispatch("READY", world.ready_payload(session.session_id, self.fake.gateway_url))
         if session.intents & GUILDS:
-            for guild in world.guilds.values():
+            for guild in world.bot_guilds():
                 await session.dispatch("GUILD_CREATE", world.guild_create_payload(guild))
         return session
 

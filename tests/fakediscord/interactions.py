@@ -12,6 +12,10 @@ from typing import TYPE_CHECKING, Any
 from .state import Message
 from .visible import visible_text
 
+# How long a simulated user waits for the bot before the test fails: a safety net only (each wait ends at
+# its event), far above Discord's own 3 s rule, which the fake enforces on its clock (10062).
+PATIENCE = 60.0
+
 if TYPE_CHECKING:
     from .server import FakeDiscord
 
@@ -54,7 +58,7 @@ class InteractionResult:
         self.dispatched_monotonic = time.monotonic()
 
     # ---- waiting ------------------------------------------------------------------------------------
-    async def until(self, predicate: Callable[[InteractionResult], bool], timeout: float = 2.0,
+    async def until(self, predicate: Callable[[InteractionResult], bool], timeout: float = PATIENCE,
                     what: str = "condition") -> InteractionResult:
         """Poll until ``predicate(self)``; AssertionError with context on timeout."""
         deadline = time.monotonic() + timeout
@@ -76,19 +80,19 @@ class InteractionResult:
     def poke(self) -> None:
         self._changed.set()
 
-    async def wait(self, timeout: float = 2.0) -> InteractionResult:
+    async def wait(self, timeout: float = PATIENCE) -> InteractionResult:
         """Wait for the bot's first (accepted) response."""
         return await self.until(lambda r: r.response_type is not None, timeout, "the first response")
 
-    async def wait_followups(self, count: int = 1, timeout: float = 2.0) -> list[Message]:
+    async def wait_followups(self, count: int = 1, timeout: float = PATIENCE) -> list[Message]:
         await self.until(lambda r: len(r.followup_ids) >= count, timeout, f"{count} followup(s)")
         return self.followups
 
-    async def wait_edits(self, count: int = 1, timeout: float = 2.0) -> list[Json]:
+    async def wait_edits(self, count: int = 1, timeout: float = PATIENCE) -> list[Json]:
         await self.until(lambda r: len(r.edits) >= count, timeout, f"{count} edit(s) of the original")
         return self.edits
 
-    async def wait_rejection(self, timeout: float = 5.0) -> Json:
+    async def wait_rejection(self, timeout: float = PATIENCE) -> Json:
         await self.until(lambda r: bool(r.rejections), timeout, "a refused response")
         return self.rejections[0]
 

@@ -11,6 +11,7 @@ from .errors import DiscordAPIError, invalid_form_body
 from .limits import check_message, check_modal, message_has_body
 from .state import (
     APPLICATION_ID,
+    ATTACH_FILES,
     BOT_USER_ID,
     MESSAGE_FLAG_COMPONENTS_V2,
     MESSAGE_FLAG_EPHEMERAL,
@@ -255,6 +256,8 @@ class Routes:
     async def create_message(self, p: dict[str, str], q: dict[str, str], body: Any) -> Result:
         channel = self._channel(p["channel"])
         self._check_can_send(channel)
+        if UPLOADS.get() and not channel.is_dm and not self.world.permissions_in(channel, BOT_USER_ID) & ATTACH_FILES:
+            raise E.missing_permissions()  # Discord refuses the whole message, not just its files
         check_message(body or {})
         # Discord: with enforce_nonce, a nonce already used by this author recently returns that message
         # instead of creating a second one (how a bot makes a retried post idempotent).

@@ -169,6 +169,12 @@ class FakeDiscord:
         channel.deleted = True
         await self.dispatch("CHANNEL_DELETE", channel.payload(self.world))
 
+    async def remove_bot(self, guild: Guild) -> None:
+        """The bot is kicked from ``guild``: GUILD_DELETE without ``unavailable`` (an outage sends it with
+        ``unavailable: true``); its channels refuse the bot from now on (403 Missing Access)."""
+        guild.members.pop(BOT_USER_ID, None)
+        await self.dispatch("GUILD_DELETE", {"id": str(guild.id)})
+
     async def set_bot_permission(self, channel: Channel, allow: bool, *names: str) -> None:
         """Channel overwrite for the bot, e.g. ``set_bot_permission(ch, False, "send_messages")``."""
         bits = permission_bits(list(names)) if names else SEND_MESSAGES
@@ -297,9 +303,9 @@ class FakeDiscord:
         self._clients.append(client)
         try:
             await self._deliver(client, "READY", self.world.ready_payload("in-process", self.gateway_url))
-            for guild in self.world.guilds.values():
+            for guild in self.world.bot_guilds():
                 await self._deliver(client, "GUILD_CREATE", self.world.guild_create_payload(guild))
-            await asyncio.wait_for(client.wait_until_ready(), 5)
+            await asyncio.wait_for(client.wait_until_ready(), 60)  # a safety net: ready is the event
         finally:
             state.guild_ready_timeout = saved_timeout
 
@@ -325,6 +331,9 @@ class FakeDiscord:
             raise SimulationError(f"no bot is connected to receive {event}")
         self.events.append((event, copy.deepcopy(payload)))
         for client in list(self._clients):
+            if client.is_closed():  # a closed client has no loop left to run handlers on: it is gone
+                self.detach(client)
+                continue
             await self._deliver(client, event, payload)
         await self.gateway.dispatch(event, payload)
 

@@ -27,6 +27,7 @@ Json = dict[str, Any]
 # Permission bits used by the fake's own checks (values from discord.py so they cannot drift).
 VIEW_CHANNEL = discord.Permissions(view_channel=True).value
 SEND_MESSAGES = discord.Permissions(send_messages=True).value
+ATTACH_FILES = discord.Permissions(attach_files=True).value
 ADMINISTRATOR = discord.Permissions(administrator=True).value
 EVERYONE_DEFAULT = discord.Permissions(
     view_channel=True, send_messages=True, read_message_history=True, embed_links=True,
@@ -330,6 +331,10 @@ class World:
         guild.channel_ids.append(channel.id)
         return channel
 
+    def bot_guilds(self) -> list[Guild]:
+        """The guilds the bot is a member of (what READY and GUILD_CREATE tell it about)."""
+        return [g for g in self.guilds.values() if BOT_USER_ID in g.members]
+
     def dm_channel(self, user: User) -> Channel:
         """The DM channel between the bot and ``user`` (created on first use, like Discord)."""
         if user.dm_channel_id is None:
@@ -405,7 +410,7 @@ class World:
     def ready_payload(self, session_id: str, resume_url: str) -> Json:
         return {
             "v": 10, "user": self.bot.payload() | {"verified": True, "mfa_enabled": False, "email": None},
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.bot_guilds()],
             "session_id": session_id, "resume_gateway_url": resume_url, "shard": [0, 1],
             "application": {"id": str(APPLICATION_ID), "flags": 0},
             "private_channels": [], "relationships": [], "presences": [], "guild_join_requests": [],

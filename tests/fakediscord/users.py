@@ -39,6 +39,7 @@ class SimUser:
     def __init__(self, fake: FakeDiscord, user: User) -> None:
         self.fake = fake
         self.user = user
+        self._forging = False
 
     @property
     def id(self) -> int:
@@ -60,18 +61,26 @@ class SimUser:
         return f"<SimUser {self.name} id={self.id}>"
 
     # ---- slash commands -----------------------------------------------------------------------------
-    async def slash(self, channel: Channel | None, command: str, **options: Any) -> InteractionResult:
-        """Run ``/command`` ("group sub name" words) in ``channel`` (None: the user's DM with the bot)."""
+    async def slash(self, channel: Channel | None, command: str, *, forged: bool = False,
+                    **options: Any) -> InteractionResult:
+        """Run ``/command`` ("group sub name" words) in ``channel`` (None: the user's DM with the bot).
+
+        ``forged``: a hostile client that skips what the real one enforces (the command's allowed contexts,
+        option choices); the command must still exist and the options keep their declared types."""
         world = self.fake.world
         channel = channel if channel is not None else world.dm_channel(self.user)
         self._check_can_see(channel)
         words = command.strip().lstrip("/").split()
         if not words:
             raise SimulationError("empty command")
-        cmd = self._find_command(channel, words[0])
+        cmd = self._find_command(channel, words[0], forged=forged)
         resolved: Json = {}
-        opts = self._build_options(channel, cmd.get("options") or [], words[1:], dict(options), resolved,
-                                   f"/{words[0]}")
+        self._forging = forged
+        try:
+            opts = self._build_options(channel, cmd.get("options") or [], words[1:], dict(options), resolved,
+                                       f"/{words[0]}")
+        finally:
+            self._forging = False
         data: Json = {"id": cmd["id"], "name": cmd["name"], "type": 1, "options": opts}
         if cmd.get("guild_id"):
             data["guild_id"] = cmd["guild_id"]
@@ -79,9 +88,11 @@ class SimUser:
             data["resolved"] = resolved
         return await self._dispatch(2, channel, data)
 
-    def _find_command(self, channel: Channel, name: str) -> Json:
+    def _find_command(self, channel: Channel, name: str, *, forged: bool = False) -> Json:
         world = self.fake.world
         scopes: list[int | None] = [None] if channel.guild_id is None else [channel.guild_id, None]
+        if forged:
+            scopes = list(dict.fromkeys([*scopes, *world.commands]))  # any synced command, anywhere
         available = []
         for scope in scopes:
             for cmd in world.commands.get(scope, []):
@@ -89,7 +100,8 @@ class SimUser:
                     continue
                 available.append(cmd["name"])
                 if cmd["name"] == name:
-                    self._check_command_allowed(cmd, channel)
+                    if not forged:
+                        self._check_command_allowed(cmd, channel)
                     return cmd
         where = "DMs" if channel.is_dm else f"guild {channel.guild_id}"
         raise SimulationError(f"no slash command /{name} synced for {where}; synced: {sorted(available)}")
@@ -171,7 +183,7 @@ class SimUser:
         else:
             raise SimulationError(f"{where}: option type {kind} is not simulated")
         choices = d.get("choices")
-        if choices and out not in [c["value"] for c in choices]:
+        if choices and out not in [c["value"] for c in choices] and not self._forging:
             raise SimulationError(f"{where}: {out!r} is not one of the synced choices")
         return {"name": name, "type": kind, "value": out}
 
