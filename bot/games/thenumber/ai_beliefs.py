@@ -164,7 +164,7 @@ def posterior(view: PublicView, player: str, prior: Mapping[str, float] | None =
 
 
 def predicted_dist(beliefs: Mapping[str, float], mine: int, turn: int, others: tuple[int, ...],
-                   floor: float = 1e-5) -> Dist:
+                   floor: float = 5e-4) -> Dist:
     """The belief mixture on the current board: what ``beliefs``' player is expected to write now."""
     mixed: dict[int, float] = {}
     for kind, weight in beliefs.items():
