@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 
 from bot.games.thenumber.ai import choose_number
 from bot.games.thenumber.ai_future import future_value
-from bot.games.thenumber.ai_mixed import denial, hard_distribution, survivor_models
-from bot.games.thenumber.ai_model import Dist, easy_dist, sample, turn_values
+from bot.games.thenumber.ai_mixed import hard_distribution, position_values
+from bot.games.thenumber.ai_model import easy_dist, sample
 from bot.games.thenumber.ai_tables import MASK, POPCOUNT, available_mask, canonical_numbers, legal_numbers
 from bot.games.thenumber.engine import PublicView
 from bot.games.thenumber.rules import bonus_for, multiplier_for
@@ -99,32 +99,11 @@ def monte_carlo(view: PublicView, me: str, rng: random.Random) -> str:
     return f"{_best_against_profiles(view, me, profiles):03d}"
 
 
-class HardOracle:
-    """The hard level's distribution for a seat, computed once per view (several readers share it)."""
-
-    def __init__(self) -> None:
-        self._view: PublicView | None = None
-        self._dists: dict[str, Dist] = {}
-
-    def dist(self, view: PublicView, seat: str) -> Dist:
-        if view is not self._view:
-            self._view, self._dists = view, {}
-        if seat not in self._dists:
-            self._dists[seat] = hard_distribution(view, seat)
-        return self._dists[seat]
-
-
-ORACLE = HardOracle()
-
-
 def best_responder(view: PublicView, me: str, rng: random.Random) -> str:
     """Takes every opponent to be the hard level, computes its exact mixed strategy with the hard level's
     own code, and writes the number with the best expected value against those distributions."""
-    models = [ORACLE.dist(view, p) for p in _opponents(view, me)]
-    board = _board(view, me)
-    candidates, values = turn_values(board, view.turn, models, approve_guess=survivor_models(models))
-    for i, d in enumerate(denial(candidates, view.turn, models)):
-        values[i] += d / max(1, len(models))
+    models = [hard_distribution(view, p) for p in _opponents(view, me)]
+    candidates, values = position_values(_board(view, me), view.turn, models)
     return f"{candidates[max(range(len(values)), key=values.__getitem__)]:03d}"
 
 
@@ -133,7 +112,7 @@ PREDICTOR_SAMPLES = 8
 
 def predictor(view: PublicView, me: str, rng: random.Random) -> str:
     """Runs the hard level with its own random draws to predict each opponent's number, and answers those."""
-    models = [ORACLE.dist(view, p) for p in _opponents(view, me)]
+    models = [hard_distribution(view, p) for p in _opponents(view, me)]
     profiles = [[sample(d, rng.random()) for d in models] for _ in range(PREDICTOR_SAMPLES)]
     return f"{_best_against_profiles(view, me, profiles):03d}"
 

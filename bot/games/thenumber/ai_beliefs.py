@@ -33,6 +33,7 @@ DEFAULT_PRIOR: Mapping[str, float] = {
     "high_repeat": 0.08, "repeat": 0.08, "high": 0.08, "low": 0.08, "uniform": 0.08,
     "easy": 0.15, "normal": 0.25, "sharp": 0.20,
 }
+EXTRA_PRIOR = 0.1  # prior weight of a type a caller adds (see posterior's ``extra``)
 # Weight each type keeps on "any legal number": how surprised a belief may be and still recover.
 NOISE = 0.04
 NORMAL_TEMPERATURE = 0.6  # the normal level's softness (the ai module re-exports it)
@@ -116,22 +117,30 @@ def _lookup(kind: str, mine: int, turn: int, others: tuple[int, ...]) -> dict[in
     return {v: p for v, _, p in type_dist(kind, mine, turn, others)}
 
 
+def spread_chance(table: Mapping[int, float], number: int, mine: int) -> float:
+    """Chance of ``number`` under a model of canonical numbers only (spread over its class), noise included."""
+    p = table.get(CANONICAL[number], 0.0) / CLASS_SIZE[number]
+    return (1 - NOISE) * p + NOISE / len(legal_numbers(mine))
+
+
 def likelihood(kind: str, number: int, mine: int, turn: int, others: tuple[int, ...]) -> float:
     """Chance that a player of type ``kind`` writes ``number`` on this board (noise included)."""
     table = _lookup(kind, mine, turn, others)
     if kind in ("normal", "sharp"):
-        p = table.get(CANONICAL[number], 0.0) / CLASS_SIZE[number]
-    else:
-        p = table.get(number, 0.0)
-    return (1 - NOISE) * p + NOISE / len(legal_numbers(mine))
+        return spread_chance(table, number, mine)
+    return (1 - NOISE) * table.get(number, 0.0) + NOISE / len(legal_numbers(mine))
 
 
-def observations(view: PublicView, player: str) -> list[tuple[int, int, int, tuple[int, ...]]]:
-    """Each number ``player`` revealed this game, as (number, its board, turn, the other boards playing)."""
-    seen: list[tuple[int, int, int, tuple[int, ...]]] = []
+Observation = tuple[int, int, int, int, tuple[int, ...]]
+
+
+def observations(view: PublicView, player: str) -> list[Observation]:
+    """Each number ``player`` revealed this game, as (index in the history, number, its board, turn, the
+    other boards playing)."""
+    seen: list[Observation] = []
     crossed: dict[str, int] = {p: 0 for p in view.players}
     current_round = 0
-    for outcome in view.history:
+    for index, outcome in enumerate(view.history):
         if outcome.round != current_round:
             current_round, crossed = outcome.round, {p: 0 for p in view.players}
         boards = {p: FULL_MASK & ~crossed[p] for p in view.players if crossed[p] != FULL_MASK}
@@ -139,24 +148,29 @@ def observations(view: PublicView, player: str) -> list[tuple[int, int, int, tup
         if result is not None and result.status in ("approved", "eliminated") and result.number is not None \
                 and player in boards:
             others = tuple(sorted(m for p, m in boards.items() if p != player))
-            seen.append((int(result.number), boards[player], outcome.turn, others))
+            seen.append((index, int(result.number), boards[player], outcome.turn, others))
         for p, r in outcome.results.items():
             for d in r.crossed:
                 crossed[p] |= 1 << d
     return seen
 
 
-def posterior(view: PublicView, player: str, prior: Mapping[str, float] | None = None) -> dict[str, float]:
+def posterior(view: PublicView, player: str, prior: Mapping[str, float] | None = None,
+              extra: Mapping[str, Sequence[float]] | None = None) -> dict[str, float]:
     """Belief over :data:`TYPES` for ``player`` after every number they revealed this game.
 
     ``prior`` (type -> weight) lets a caller start from what past games against this player showed;
-    missing types get a small weight so that no habit is ever ruled out.
+    missing types get a small weight so that no habit is ever ruled out. ``extra`` adds types the caller
+    models itself: name -> the chance of each observation (in :func:`observations` order).
     """
     base = prior or DEFAULT_PRIOR
-    logs = {k: math.log(max(base.get(k, 0.0), 1e-3)) for k in TYPES}
-    for number, mine, turn, others in observations(view, player):
+    kinds = (*TYPES, *(extra or {}))
+    logs = {k: math.log(max(base.get(k, DEFAULT_PRIOR.get(k, EXTRA_PRIOR)), 1e-3)) for k in kinds}
+    for i, (_, number, mine, turn, others) in enumerate(observations(view, player)):
         for k in TYPES:
             logs[k] += math.log(likelihood(k, number, mine, turn, others))
+        for k, chances in (extra or {}).items():
+            logs[k] += math.log(chances[i])
     top = max(logs.values())
     weights = {k: math.exp(v - top) for k, v in logs.items()}
     total = sum(weights.values())
@@ -168,7 +182,7 @@ def predicted_dist(beliefs: Mapping[str, float], mine: int, turn: int, others: t
     """The belief mixture on the current board: what ``beliefs``' player is expected to write now."""
     mixed: dict[int, float] = {}
     for kind, weight in beliefs.items():
-        if weight < 1e-4:
+        if weight < 1e-4 or kind not in TYPES:
             continue
         for v, _, p in type_dist(kind, mine, turn, others):
             mixed[v] = mixed.get(v, 0.0) + weight * p
