@@ -30,14 +30,15 @@ TYPE_DESCRIPTIONS: Mapping[str, str] = {
 }
 # Prior: habits are rarer than play that looks at the points, but none is ruled out.
 DEFAULT_PRIOR: Mapping[str, float] = {
-    "high_repeat": 0.08, "repeat": 0.08, "high": 0.08, "low": 0.08, "uniform": 0.08,
-    "easy": 0.15, "normal": 0.25, "sharp": 0.20,
+    "high_repeat": 0.09, "repeat": 0.09, "high": 0.09, "low": 0.09, "uniform": 0.09,
+    "easy": 0.13, "normal": 0.30, "sharp": 0.12,
 }
 EXTRA_PRIOR = 0.1  # prior weight of a type a caller adds (see posterior's ``extra``)
+UNLISTED_PRIOR = 0.01  # weight of a type a given prior leaves out: never ruled out
 # Weight each type keeps on "any legal number": how surprised a belief may be and still recover.
 NOISE = 0.04
 NORMAL_TEMPERATURE = 0.6  # the normal level's softness (the ai module re-exports it)
-SHARP_TEMPERATURE = 0.3
+SHARP_TEMPERATURE = 1.0
 _SLOPE = 45.0  # points of value over which the "high" and "low" habits lose weight by e
 
 
@@ -163,9 +164,9 @@ def posterior(view: PublicView, player: str, prior: Mapping[str, float] | None =
     missing types get a small weight so that no habit is ever ruled out. ``extra`` adds types the caller
     models itself: name -> the chance of each observation (in :func:`observations` order).
     """
-    base = prior or DEFAULT_PRIOR
     kinds = (*TYPES, *(extra or {}))
-    logs = {k: math.log(max(base.get(k, DEFAULT_PRIOR.get(k, EXTRA_PRIOR)), 1e-3)) for k in kinds}
+    base = dict(prior) if prior else {k: DEFAULT_PRIOR.get(k, EXTRA_PRIOR) for k in kinds}
+    logs = {k: math.log(max(base.get(k, 0.0), UNLISTED_PRIOR)) for k in kinds}
     for i, (_, number, mine, turn, others) in enumerate(observations(view, player)):
         for k in TYPES:
             logs[k] += math.log(likelihood(k, number, mine, turn, others))

@@ -21,7 +21,7 @@ from .rules import DIGIT_COUNT, TURNS_PER_ROUND, bonus_for, multiplier_for
 
 # Softmax temperatures in points: against players following a habit, against players who weigh points.
 SIMPLE_TEMPERATURE = 0.2
-THINKING_TEMPERATURE = 0.3
+THINKING_TEMPERATURE = 0.45
 THINKING_TYPES = frozenset({"normal", "sharp", "reader", "hard"})
 LOOK_AHEAD_FROM = 4  # look one turn ahead from this turn on (the doubled last turn is what matters)
 # Readers: an opponent this much "thinking" is also weighed as one who best-replies to the hard level.
