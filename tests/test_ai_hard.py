@@ -4,7 +4,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from bot.games.thenumber.ai import LEVEL_DESCRIPTIONS, LEVELS, choose_number
-from bot.games.thenumber.ai_beliefs import TYPES, posterior
+from bot.games.thenumber.ai_beliefs import DEFAULT_PRIOR, TYPES, posterior, prior_from_past_games
 from bot.games.thenumber.ai_mixed import _public_key, hard_distribution, past_views
 from bot.games.thenumber.ai_tables import MASK, available_mask, legal_numbers
 from bot.games.thenumber.check import Entry, check_turn
@@ -70,6 +70,14 @@ def test_hard_answers_a_table_it_has_seen_always_going_high() -> None:
     expected = sum(p * points_against(v, ["666"] * 3, view.turn) for v, _, p in hard_distribution(view, "h"))
     best = max(points_against(v, ["666"] * 3, view.turn) for v in legal_numbers(available_mask(view.crossed["h"])))
     assert expected > 0.8 * best
+
+
+def test_a_prior_from_past_games_remembers_a_habit() -> None:
+    past = play([plays_normal, always_high, plays_normal], turns=10, seed=8)
+    prior = prior_from_past_games([(public_view(past), "p1")])
+    assert abs(sum(prior.values()) - 1) < 1e-9
+    assert prior["high_repeat"] > 0.4
+    assert prior_from_past_games([]) == dict(DEFAULT_PRIOR)
 
 
 def test_the_priors_hook_changes_the_opening() -> None:

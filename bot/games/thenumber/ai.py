@@ -97,10 +97,11 @@ def choose_number(view: PublicView, me: str, level: str, rng: random.Random,
     return number_text(value)
 
 
-def choose_for_service(view: PublicView, me: str, level: str, seed: int) -> str:
+def choose_for_service(view: PublicView, me: str, level: str, seed: int, priors: Priors | None = None) -> str:
     """The game service's hook: a seeded decision for seat ``me``.
 
     ``seed`` must be the game's SECRET seed (stored with the game, never shown); the round, turn and seat
-    are mixed in here, so one seed per game is enough and replays play the same numbers.
+    are mixed in here, so one seed per game is enough and replays play the same numbers. ``priors``: see
+    :func:`choose_number` (:func:`ai_beliefs.prior_from_past_games` builds one from finished games).
     """
-    return choose_number(view, me, level, decision_rng(seed, view, me))
+    return choose_number(view, me, level, decision_rng(seed, view, me), priors)

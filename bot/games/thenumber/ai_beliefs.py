@@ -8,7 +8,7 @@ a belief instead of killing it.
 """
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from .ai_model import Dist, easy_dist, softmax_dist, turn_values
@@ -176,6 +176,18 @@ def posterior(view: PublicView, player: str, prior: Mapping[str, float] | None =
     weights = {k: math.exp(v - top) for k, v in logs.items()}
     total = sum(weights.values())
     return {k: w / total for k, w in weights.items()}
+
+
+def prior_from_past_games(games: Iterable[tuple[PublicView, str]], trust: float = 0.5) -> dict[str, float]:
+    """A prior for one player from finished games against this bot: (final view, that player's seat) pairs.
+
+    The beliefs each game ended with are averaged, and only ``trust`` of the result is used: the rest stays
+    on :data:`DEFAULT_PRIOR`, since people change how they play.
+    """
+    found = [posterior(view, seat) for view, seat in games]
+    if not found:
+        return dict(DEFAULT_PRIOR)
+    return {k: (1 - trust) * DEFAULT_PRIOR[k] + trust * sum(b[k] for b in found) / len(found) for k in TYPES}
 
 
 def predicted_dist(beliefs: Mapping[str, float], mine: int, turn: int, others: tuple[int, ...],
