@@ -12,6 +12,7 @@ simple habits it stays sharp, close to the best reply.
 from collections.abc import Callable, Mapping, Sequence
 
 from .ai_beliefs import NOISE, observations, opponent_boards, posterior, predicted_dist, spread_chance
+from .ai_duel import duel_mix
 from .ai_future import future_table
 from .ai_model import Dist, block_chances, free_above_weight, softmax_dist, turn_values
 from .ai_tables import FULL_MASK, MASK, POPCOUNT, available_mask, canonical_numbers, legal_numbers
@@ -29,7 +30,8 @@ READER = "reader"
 HARD_LIKE = "hard"
 READER_THRESHOLD = 0.15
 READER_TEMPERATURE = 0.25
-CAREFUL_GUESS = False
+CAREFUL_GUESS = False  # the quick guess of every seat skips survivors and look-ahead (it runs for each seat)
+DUEL_THRESHOLD = 0.5  # heads-up, an opponent this likely to run our code gets the equilibrium of the turn
 # Candidates weaker than this share of the softmax are dropped from the mix (they barely matter).
 MIX_FLOOR = 2e-3
 
@@ -168,6 +170,12 @@ def habit_models(view: PublicView, me: str, priors: Priors | None = None
     return beliefs, models
 
 
+def _duels(belief: Mapping[str, float]) -> bool:
+    """Heads-up, is this opponent one to meet with the equilibrium? Thinking, and not the normal level
+    (whose soft choices a best reply beats by more)."""
+    return thinking_share(belief) >= DUEL_THRESHOLD and belief.get("normal", 0.0) < DUEL_THRESHOLD
+
+
 def _temperature(beliefs: Mapping[str, Mapping[str, float]]) -> float:
     thinking = [thinking_share(b) for b in beliefs.values()]
     mean = sum(thinking) / max(1, len(thinking))
@@ -261,5 +269,13 @@ def _hard_distribution(view: PublicView, me: str, priors: Priors | None) -> Dist
             model = models[p]
         beliefs[p] = belief
         final.append(model)
-    c, v = position_values(available_mask(view.crossed[me]), view.turn, final)
-    return softmax_dist(c, v, _temperature(beliefs), floor=MIX_FLOOR)
+    mine = available_mask(view.crossed[me])
+    c, v = position_values(mine, view.turn, final)
+    mix = softmax_dist(c, v, _temperature(beliefs), floor=MIX_FLOOR)
+    if len(final) == 1 and _duels(next(iter(beliefs.values()))):
+        # Heads-up against someone who seems to read us: play the turn's zero-sum equilibrium instead.
+        (p,) = beliefs
+        theirs = available_mask(view.crossed[p])
+        their_values = position_values(theirs, view.turn, [mix], careful=False)
+        return duel_mix(mine, theirs, view.turn, (c, v), their_values, final[0])
+    return mix
