@@ -68,7 +68,7 @@ def _normalised(rows: Sequence[tuple[int, float]]) -> Dist:
     return tuple((v, MASK[v], w / total) for v, w in sorted(rows) if w > 0)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def normal_dist(mine: int, turn: int, others: tuple[int, ...]) -> Dist:
     """The normal level's distribution for a board ``mine`` facing boards ``others`` (it recurs: cached)."""
     candidates, values = turn_values(mine, turn, [easy_dist(o) for o in others])
@@ -79,7 +79,7 @@ def _without(items: tuple[int, ...], index: int) -> tuple[int, ...]:
     return items[:index] + items[index + 1:]
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def sharp_dist(mine: int, turn: int, others: tuple[int, ...]) -> Dist:
     """A soft best reply to opponents who play like the normal level."""
     models = [normal_dist(o, turn, tuple(sorted((*_without(others, k), mine)))) for k, o in enumerate(others)]
@@ -87,7 +87,7 @@ def sharp_dist(mine: int, turn: int, others: tuple[int, ...]) -> Dist:
     return softmax_dist(candidates, values, SHARP_TEMPERATURE)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)  # rows of up to 1000 numbers: bounded for a long-running bot
 def type_dist(kind: str, mine: int, turn: int, others: tuple[int, ...]) -> Dist:
     """How a player of type ``kind`` writes on board ``mine`` (``others``: the other boards still playing)."""
     legal = legal_numbers(mine)
@@ -113,7 +113,7 @@ def type_dist(kind: str, mine: int, turn: int, others: tuple[int, ...]) -> Dist:
     raise ValueError(f"unknown player type {kind!r}")
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=512)
 def _lookup(kind: str, mine: int, turn: int, others: tuple[int, ...]) -> dict[int, float]:
     return {v: p for v, _, p in type_dist(kind, mine, turn, others)}
 

@@ -152,7 +152,7 @@ def _cached(key: tuple[object, ...], compute: Callable[[], Dist]) -> Dist:
 # Recent distributions by public key: a seat, the seats modelling it, and anyone reading it in the same
 # position share the work (and a past position, rebuilt from the history, is found again).
 _CACHE: dict[tuple[object, ...], Dist] = {}
-_CACHE_SIZE = 4096
+_CACHE_SIZE = 2048
 
 
 def habit_models(view: PublicView, me: str, priors: Priors | None = None
