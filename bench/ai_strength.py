@@ -3,12 +3,17 @@
 Plays the two target matchups (hard against three normal, normal against three easy) and prints each
 level's win rate with its 95% Wilson interval, plus the hard level's decision-time percentiles.
 Parity in a four-seat game is 25%; targets: hard >= 40%, normal >= 35%. It reports, it never asserts.
+
+``--pool`` instead plays hard in 2, 3, 4 and 5 seats against every strategy of the bench's opponent pool
+(:mod:`bench.ai_pool_players`) and a best responder against three hard seats (:mod:`bench.ai_pool`);
+``--seats`` and ``--only`` narrow it down. The pool defaults to 1,000 games per matchup.
 """
 
 import argparse
 import sys
 from collections.abc import Sequence
 
+from bench.ai_pool import SEAT_COUNTS, run_pool
 from bot.terminal.arena import format_table, run_arena
 
 MATCHUPS: tuple[tuple[str, tuple[str, ...], float], ...] = (
@@ -19,10 +24,17 @@ MATCHUPS: tuple[tuple[str, tuple[str, ...], float], ...] = (
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.ai_strength", description=__doc__)
-    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=None, help="games per matchup (2000; --pool: 1000)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pool", action="store_true", help="hard against the bench's opponent pool")
+    parser.add_argument("--seats", type=int, nargs="+", choices=SEAT_COUNTS, default=list(SEAT_COUNTS),
+                        help="--pool: the seat counts to play")
+    parser.add_argument("--only", nargs="+", default=[], help="--pool: only matchups with these strategies")
     args = parser.parse_args(argv)
+    if args.pool:
+        return run_pool(args.games or 1000, args.seed, args.workers, args.seats, args.only)
+    args.games = args.games or 2000
     for title, seats, target in MATCHUPS:
         print(f"\n## {title}: {args.games} games, seed {args.seed}", flush=True)
         figures = run_arena(args.games, seats, args.seed, args.workers, progress=sys.stderr)

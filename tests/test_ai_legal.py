@@ -92,3 +92,16 @@ def test_ai_modules_use_no_clock_and_no_global_random() -> None:
                 assert not {"time", "datetime", "secrets", "os"} & set(names), path.name
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "random":
                 assert node.attr == "Random", f"{path.name} uses random.{node.attr}"
+
+
+def test_ai_modules_never_touch_a_pending_number() -> None:
+    """Blind by construction: no AI module reads ``pending``, ``chosen`` contents or ``secret_view``."""
+    folder = Path(ai.__file__).parent
+    for path in sorted(folder.glob("ai*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute):
+                assert node.attr not in {"pending", "secret_view"}, f"{path.name} reads {node.attr}"
+            if isinstance(node, ast.Name | ast.alias):
+                name = node.id if isinstance(node, ast.Name) else node.name
+                assert name not in {"secret_view", "resolve_turn", "choose"}, f"{path.name} uses {name}"

@@ -1,29 +1,44 @@
 """AI players for The Number: ``easy``, ``normal`` and ``hard`` (pure: no I/O, no clock, no global random).
 
 An AI sees only a :class:`PublicView` (boards, scores, history, who has chosen; never a pending number)
-and always answers a number its own board allows. The levels are a ladder of models of each other:
+and always answers a number its own board allows. Every level that draws at random draws from the
+``random.Random`` it is given; the game service seeds it from a secret per-game seed, so nobody can
+predict the draw and the same stored seed replays the game exactly.
 
-* easy writes a random legal number, mid values and three different digits preferred;
+* easy writes a random legal number, mid values and three different digits preferred: it ignores what the
+  others can do and spends its digits without a plan, as a beginner does;
 * normal weighs each candidate's expected points (first digit, bonus, last-turn doubling, digits crossed,
   the board's worth afterwards) against opponents modelled as easy players, and picks among the best
   with a little noise;
-* hard models opponents as normal players, also weighs whether a bigger number from one opponent would
-  survive the others (for the bonus), and takes the best expected value.
+* hard (:mod:`ai_mixed`) watches what each opponent has revealed this game, keeps Bayesian beliefs over
+  player types (:mod:`ai_beliefs`), values every candidate against that prediction and draws its number
+  from a mixed strategy, so it answers habits and cannot be read by someone who runs this very code.
 """
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 
-from .ai_model import Dist, block_chances, easy_dist, sample, softmax_dist, turn_values
+from .ai_beliefs import NORMAL_TEMPERATURE, normal_dist
+from .ai_mixed import Priors, hard_distribution
+from .ai_model import easy_dist, sample
 from .ai_tables import available_mask, number_text
 from .engine import PublicView
 from .errors import GameOver, NotSeated, SitsOut
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
-# Softness of the normal level's choice, in points: small enough to play well, big enough to vary.
-NORMAL_TEMPERATURE = 0.6
+# What each level does, in words the lobby and the README can show.
+LEVEL_DESCRIPTIONS: Mapping[str, str] = {
+    "easy": "Easy: writes a random legal number, mid values preferred; ignores the other boards and wastes "
+            "good digits, like a beginner.",
+    "normal": "Normal: plays soundly; weighs the points, the bonus and the digits it keeps for later against "
+              "what the others can write, with a little variety.",
+    "hard": "Hard: watches how each opponent has played this game, answers their habits, and mixes its "
+            "choices so that it cannot be read.",
+}
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "LEVEL_DESCRIPTIONS", "NORMAL_TEMPERATURE", "AIPlayer", "choose_for_service",
+           "choose_number", "decision_rng", "hard_distribution", "normal_dist"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,38 +69,13 @@ def _opponent_masks(view: PublicView, me: str) -> tuple[int, ...]:
                         if p != me and p not in view.exhausted))
 
 
-@cache
-def normal_dist(mine: int, turn: int, others: tuple[int, ...]) -> Dist:
-    """The normal level's distribution for a board ``mine`` facing boards ``others`` (cached: it recurs)."""
-    candidates, values = turn_values(mine, turn, [easy_dist(o) for o in others])
-    return softmax_dist(candidates, values, NORMAL_TEMPERATURE)
-
-
-def _without_one(items: tuple[int, ...], index: int) -> tuple[int, ...]:
-    return items[:index] + items[index + 1:]
-
-
-def hard_choice(mine: int, turn: int, others: tuple[int, ...]) -> int:
-    """Best reply to opponents playing as the normal level (each sees us and the others)."""
-    models = [normal_dist(o, turn, tuple(sorted((*_without_one(others, k), mine)))) for k, o in enumerate(others)]
-    # A bigger number of one opponent takes the bonus from us only if the other opponents don't eliminate it.
-    survivors = []
-    for k, dist in enumerate(models):
-        values = [row[0] for row in dist]
-        alive = [1.0] * len(dist)
-        for j, other in enumerate(models):
-            if j != k:
-                for i, b in enumerate(block_chances(values, other)):
-                    alive[i] *= 1 - b
-        survivors.append(tuple((v, m, w * a) for (v, m, w), a in zip(dist, alive, strict=True)))
-    candidates, values = turn_values(mine, turn, models, approve_guess=survivors)
-    best = max(range(len(values)), key=values.__getitem__)
-    return candidates[best]
-
-
-def choose_number(view: PublicView, me: str, level: str, rng: random.Random) -> str:
+def choose_number(view: PublicView, me: str, level: str, rng: random.Random,
+                  priors: Priors | None = None) -> str:
     """The number the AI ``me`` writes this turn: three ASCII digits, all available on its board.
 
+    ``rng`` must come from a secret seed (the draw is the only thing an opponent cannot compute).
+    ``priors`` (opponent -> player type -> weight, see :data:`ai_beliefs.TYPES`) lets the hard level start
+    from what past games against those players showed.
     Raises :class:`NotSeated`, :class:`GameOver` or :class:`SitsOut` (no digit left) when it cannot play.
     """
     if level not in LEVELS:
@@ -103,10 +93,15 @@ def choose_number(view: PublicView, me: str, level: str, rng: random.Random) -> 
     elif level == "normal":
         value = sample(normal_dist(mine, view.turn, others), rng.random())
     else:
-        value = hard_choice(mine, view.turn, others)
+        value = sample(hard_distribution(view, me, priors), rng.random())
     return number_text(value)
 
 
-def choose_for_service(view: PublicView, me: str, level: str, seed: int) -> str:
-    """The game service's hook: a seeded decision for seat ``me`` (the service passes a per-turn seed)."""
-    return choose_number(view, me, level, decision_rng(seed, view, me))
+def choose_for_service(view: PublicView, me: str, level: str, seed: int, priors: Priors | None = None) -> str:
+    """The game service's hook: a seeded decision for seat ``me``.
+
+    ``seed`` must be the game's SECRET seed (stored with the game, never shown); the round, turn and seat
+    are mixed in here, so one seed per game is enough and replays play the same numbers. ``priors``: see
+    :func:`choose_number` (:func:`ai_beliefs.prior_from_past_games` builds one from finished games).
+    """
+    return choose_number(view, me, level, decision_rng(seed, view, me), priors)

@@ -1,0 +1,281 @@
+"""The hard level: a mixed strategy answering what each opponent has shown so far (pure).
+
+Each opponent is predicted by the belief mixture of :mod:`ai_beliefs`, plus, for an opponent no habit
+explains, the chance that it reads us (runs this very code and best-replies). Every candidate number is
+valued against those predictions (points, bonus, digits crossed, and what the board is then worth, looked
+at one turn ahead before the doubled last turn); the choice is then drawn from a softmax over those
+values. The softmax is the defence against being read: a player who can compute this distribution still
+cannot know which number comes out of it, and the more the opponents think, the flatter it gets. Against
+simple habits it stays sharp, close to the best reply.
+"""
+
+from collections.abc import Callable, Mapping, Sequence
+
+from .ai_beliefs import NOISE, observations, opponent_boards, posterior, predicted_dist, spread_chance
+from .ai_duel import duel_mix
+from .ai_future import future_table
+from .ai_model import Dist, block_chances, free_above_weight, softmax_dist, turn_values
+from .ai_tables import FULL_MASK, MASK, POPCOUNT, available_mask, canonical_numbers, legal_numbers
+from .engine import PublicView, new_game, play_turn, public_view
+from .errors import TheNumberError
+from .rules import DIGIT_COUNT, TURNS_PER_ROUND, bonus_for, multiplier_for
+
+# Softmax temperatures in points: against players following a habit, against players who weigh points.
+SIMPLE_TEMPERATURE = 0.2
+THINKING_TEMPERATURE = 0.45
+THINKING_TYPES = frozenset({"normal", "sharp", "reader", "hard"})
+LOOK_AHEAD_FROM = 4  # look one turn ahead from this turn on (the doubled last turn is what matters)
+# Readers: an opponent this much "thinking" is also weighed as one who best-replies to the hard level.
+READER = "reader"
+HARD_LIKE = "hard"
+READER_THRESHOLD = 0.15
+READER_TEMPERATURE = 0.25
+CAREFUL_GUESS = False  # the quick guess of every seat skips survivors and look-ahead (it runs for each seat)
+DUEL_THRESHOLD = 0.5  # heads-up, an opponent this likely to run our code gets the equilibrium of the turn
+# Candidates weaker than this share of the softmax are dropped from the mix (they barely matter).
+MIX_FLOOR = 2e-3
+
+Priors = Mapping[str, Mapping[str, float]]
+
+
+def survivor_models(models: Sequence[Dist]) -> list[Dist]:
+    """Each opponent's model with its bigger numbers weighted by the chance the other opponents spare them."""
+    out = []
+    for k, dist in enumerate(models):
+        values = [row[0] for row in dist]
+        alive = [1.0] * len(dist)
+        for j, other in enumerate(models):
+            if j != k:
+                for i, b in enumerate(block_chances(values, other)):
+                    alive[i] *= 1 - b
+        out.append(tuple((v, m, w * a) for (v, m, w), a in zip(dist, alive, strict=True)))
+    return out
+
+
+def _generic_worth(next_turn: int, opponents: int) -> list[float]:
+    """Every board's worth when ``next_turn`` starts, with no knowledge of the opponents (a fresh list)."""
+    if next_turn > TURNS_PER_ROUND:
+        return [0.0] * (FULL_MASK + 1)
+    return list(future_table(max(1, opponents))[next_turn])
+
+
+def next_turn_worth(mine: int, turn: int, models: Sequence[Dist]) -> list[float]:
+    """For every board inside ``mine``: its worth when the next turn starts, looked at one turn ahead.
+
+    The opponents are taken to keep playing as predicted now; the best number of each sub-board comes
+    from one valuation of every candidate next turn and a max over subsets, so that keeping a 9 for the
+    doubled last turn, or a digit that stops a habit, is weighed against what the others really do.
+    """
+    if turn >= TURNS_PER_ROUND:
+        return [0.0] * (FULL_MASK + 1)
+    worth = _generic_worth(turn + 2, len(models))
+    candidates, values = turn_values(mine, turn + 1, models)
+    for x, v in zip(candidates, values, strict=True):
+        if v > worth[MASK[x]]:
+            worth[MASK[x]] = v
+    for bit in range(DIGIT_COUNT):  # best over every sub-board: a max over subsets, bit by bit
+        flag = 1 << bit
+        for m in range(FULL_MASK + 1):
+            if m & flag and worth[m ^ flag] > worth[m]:
+                worth[m] = worth[m ^ flag]
+    return worth
+
+
+def position_values(mine: int, turn: int, models: Sequence[Dist],
+                    careful: bool = True) -> tuple[tuple[int, ...], list[float]]:
+    """Each candidate's worth against the models: its points and bonus, and what the board it leaves is worth.
+
+    ``careful`` adds the slower parts (an opponent's bigger number counted only if the others spare it,
+    and a look one turn ahead); readers of us are modelled without them.
+    """
+    candidates = canonical_numbers(mine)
+    n = len(candidates)
+    mult, bonus = multiplier_for(turn), bonus_for(turn)
+    guess = survivor_models(models) if careful else models
+    factor = 1.0 if careful else 0.55
+    approve, top = [1.0] * n, [1.0] * n
+    for dist, hopeful in zip(models, guess, strict=True):
+        blocks = block_chances(candidates, dist)
+        above = free_above_weight(candidates, hopeful)
+        for i in range(n):
+            approve[i] *= 1 - blocks[i]
+            top[i] *= max(0.0, 1 - factor * above[i])
+    if careful and turn >= LOOK_AHEAD_FROM and turn < TURNS_PER_ROUND:
+        worth = next_turn_worth(mine, turn, models)
+    else:
+        worth = _generic_worth(turn + 1, len(models))
+    stay = worth[mine]
+    values = []
+    for i, x in enumerate(candidates):
+        m = MASK[x]
+        won = (x // 100) * mult + bonus * top[i] + POPCOUNT[m] + worth[mine & ~m]
+        values.append(approve[i] * won + (1 - approve[i]) * stay)
+    return candidates, values
+
+
+def thinking_share(belief: Mapping[str, float]) -> float:
+    """How much an opponent looks like a player who thinks (and so may read us), from 0 to 1.
+
+    Whatever no single habit explains well counts as thinking: a player who answers our own distribution
+    fits none of the habits, and must not be mistaken for one.
+    """
+    habit = max((w for k, w in belief.items() if k not in THINKING_TYPES), default=0.0)
+    return max(sum(belief.get(k, 0.0) for k in THINKING_TYPES), 1 - habit)
+
+
+def blend(a: Dist, b: Dist, share_b: float) -> Dist:
+    """The mixture (1 - share_b) a + share_b b."""
+    rows: dict[int, float] = {}
+    for dist, w in ((a, 1 - share_b), (b, share_b)):
+        for v, _, p in dist:
+            rows[v] = rows.get(v, 0.0) + w * p
+    return tuple((v, MASK[v], p) for v, p in sorted(rows.items()) if p > 0)
+
+
+def _public_key(view: PublicView) -> tuple[object, ...]:
+    """Everything public the hard level reads, as a hashable key (so readers of it share the work)."""
+    history = tuple((o.round, o.turn, tuple((s, r.number, r.status, r.crossed) for s, r in o.results.items()))
+                    for o in view.history)
+    crossed = tuple((p, view.crossed[p]) for p in view.players)
+    return view.players, view.round, view.turn, view.finished, crossed, view.exhausted, history
+
+
+def _cached(key: tuple[object, ...], compute: Callable[[], Dist]) -> Dist:
+    found = _CACHE.get(key)
+    if found is None:
+        found = _CACHE[key] = compute()
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+    return found
+
+
+# Recent distributions by public key: a seat, the seats modelling it, and anyone reading it in the same
+# position share the work (and a past position, rebuilt from the history, is found again).
+_CACHE: dict[tuple[object, ...], Dist] = {}
+_CACHE_SIZE = 2048
+
+
+def habit_models(view: PublicView, me: str, priors: Priors | None = None
+                 ) -> tuple[dict[str, dict[str, float]], dict[str, Dist]]:
+    """Beliefs over the habit and level types of :mod:`ai_beliefs` for each opponent still playing, and
+    the number each is then predicted to write."""
+    boards = opponent_boards(view, me)
+    beliefs: dict[str, dict[str, float]] = {}
+    models: dict[str, Dist] = {}
+    for p, board in boards.items():
+        if p != me:
+            beliefs[p] = posterior(view, p, (priors or {}).get(p))
+            others = tuple(sorted(m for q, m in boards.items() if q != p))
+            models[p] = predicted_dist(beliefs[p], board, view.turn, others)
+    return beliefs, models
+
+
+def _duels(belief: Mapping[str, float]) -> bool:
+    """Heads-up, is this opponent one to meet with the equilibrium? Thinking, and not the normal level
+    (whose soft choices a best reply beats by more)."""
+    return thinking_share(belief) >= DUEL_THRESHOLD and belief.get("normal", 0.0) < DUEL_THRESHOLD
+
+
+def _temperature(beliefs: Mapping[str, Mapping[str, float]]) -> float:
+    thinking = [thinking_share(b) for b in beliefs.values()]
+    mean = sum(thinking) / max(1, len(thinking))
+    return SIMPLE_TEMPERATURE + (THINKING_TEMPERATURE - SIMPLE_TEMPERATURE) * mean
+
+
+def first_guess(view: PublicView, seat: str) -> Dist:
+    """A quick version of the hard level for ``seat`` (habit beliefs only, no look-ahead): what a reader
+    who runs this code would expect that seat to write."""
+    def compute() -> Dist:
+        beliefs, models = habit_models(view, seat)
+        board = available_mask(view.crossed[seat])
+        c, v = position_values(board, view.turn, list(models.values()), careful=CAREFUL_GUESS)
+        return softmax_dist(c, v, _temperature(beliefs), floor=MIX_FLOOR)
+    return _cached(("first", _public_key(view), seat), compute)
+
+
+def reader_dist(view: PublicView, seat: str) -> Dist:
+    """How ``seat`` plays if it reads everyone else as the hard level: a near-best reply to their guesses."""
+    def compute() -> Dist:
+        others = [first_guess(view, q) for q in view.players if q != seat and q not in view.exhausted]
+        c, v = position_values(available_mask(view.crossed[seat]), view.turn, others)
+        return softmax_dist(c, v, READER_TEMPERATURE, floor=MIX_FLOOR)
+    return _cached(("reader", _public_key(view), seat), compute)
+
+
+def past_views(view: PublicView) -> list[PublicView]:
+    """The view before each turn of the history, rebuilt by replaying the revealed numbers.
+
+    Stops where the replay disagrees with the history (a position that did not start as a new game).
+    """
+    try:
+        state = new_game(view.players)
+    except TheNumberError:
+        return []
+    views = []
+    for outcome in view.history:
+        if (outcome.round, outcome.turn) != (state.round, state.turn) or state.finished:
+            break
+        views.append(public_view(state))
+        numbers = {p: r.number for p, r in outcome.results.items() if r.number is not None}
+        state, replayed = play_turn(state, numbers)
+        if dict(replayed.results) != dict(outcome.results):
+            break
+    return views
+
+
+# The types the hard level models with its own code: one who reads the hard level, one who plays like it.
+OWN_TYPES: Mapping[str, Callable[[PublicView, str], Dist]] = {READER: reader_dist, HARD_LIKE: first_guess}
+
+
+def own_type_chances(view: PublicView, player: str) -> dict[str, list[float]]:
+    """The chance of each number ``player`` revealed (see :func:`ai_beliefs.observations`) under each of
+    :data:`OWN_TYPES`, from the positions rebuilt by :func:`past_views`."""
+    views = past_views(view)
+    chances: dict[str, list[float]] = {k: [] for k in OWN_TYPES}
+    for index, number, board, _, _ in observations(view, player):
+        for kind, model in OWN_TYPES.items():
+            if index < len(views) and player not in views[index].exhausted:
+                table = {v: p for v, _, p in model(views[index], player)}
+                chances[kind].append(spread_chance(table, number, board))
+            else:
+                chances[kind].append(NOISE / len(legal_numbers(board)))
+    return chances
+
+
+def hard_distribution(view: PublicView, me: str, priors: Priors | None = None) -> Dist:
+    """The hard level's mixed strategy for seat ``me``: ascending (value, digit mask, probability) rows.
+
+    Deterministic in the public view (and ``priors``): anyone may compute it; only the draw from it is
+    secret. ``me`` must be seated and still playing this round.
+    """
+    frozen = tuple(sorted((p, tuple(sorted(w.items()))) for p, w in priors.items())) if priors else ()
+    return _cached(("hard", _public_key(view), me, frozen), lambda: _hard_distribution(view, me, priors))
+
+
+def _hard_distribution(view: PublicView, me: str, priors: Priors | None) -> Dist:
+    habits, models = habit_models(view, me, priors)
+    beliefs: dict[str, dict[str, float]] = {}
+    final: list[Dist] = []
+    for p, belief in habits.items():
+        # An opponent no habit explains may be reading us: weigh that too, from its own record.
+        if thinking_share(belief) >= READER_THRESHOLD:
+            belief = posterior(view, p, (priors or {}).get(p), extra=own_type_chances(view, p))
+            model = models[p]
+            done = 1.0 - sum(belief[k] for k in OWN_TYPES)
+            for kind, own in OWN_TYPES.items():
+                done += belief[kind]
+                model = blend(model, own(view, p), belief[kind] / done if done > 0 else 0.0)
+        else:
+            model = models[p]
+        beliefs[p] = belief
+        final.append(model)
+    mine = available_mask(view.crossed[me])
+    c, v = position_values(mine, view.turn, final)
+    mix = softmax_dist(c, v, _temperature(beliefs), floor=MIX_FLOOR)
+    if len(final) == 1 and _duels(next(iter(beliefs.values()))):
+        # Heads-up against someone who seems to read us: play the turn's zero-sum equilibrium instead.
+        (p,) = beliefs
+        theirs = available_mask(view.crossed[p])
+        their_values = position_values(theirs, view.turn, [mix], careful=False)
+        return duel_mix(mine, theirs, view.turn, (c, v), their_values, final[0])
+    return mix
