@@ -78,10 +78,11 @@ class NumberBot(commands.Bot):
             self._heartbeat.cancel()
         await super().close()
         if self.lease is not None:
-            try:
-                await self.lease.release()
-            except Exception as exc:  # never opened, or the database is failing: it expires on its own
-                log.info("could not release the instance lease: %s", exc)
+            if self._heartbeat is not None:  # the lease was taken (a start that failed earlier holds none)
+                try:
+                    await self.lease.release()
+                except Exception as exc:  # the database is failing: the lease expires on its own
+                    log.info("could not release the instance lease: %s", exc)
             await self.lease.close()
         await self.store.close()
 
