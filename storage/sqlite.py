@@ -149,8 +149,11 @@ class SQLiteStore(ConnectionHolder):
             if new_host_id is not None:  # the host leaves: the role passes in the same transaction
                 await db.execute("UPDATE games SET host_id = ? WHERE id = ?", (new_host_id, game_id))
             if game["status"] == "lobby":
-                # Nothing happened yet: free the seat (and its colour) for the next person.
+                # Nothing happened yet: free the seat, and close the gap so the seats stay numbered 0..n-1 (a
+                # game's rules number their seats by position). Two steps: the primary key is checked row by row.
                 await db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))
+                await db.execute("UPDATE seats SET seat = -seat WHERE game_id = ? AND seat > ?", (game_id, seat))
+                await db.execute("UPDATE seats SET seat = -seat - 1 WHERE game_id = ? AND seat < 0", (game_id,))
             elif game["status"] == "running":
                 await db.execute("UPDATE seats SET state = ? WHERE game_id = ? AND seat = ?", (state, game_id, seat))
                 await _append(db, game_id, int(game["phase"]), "unseat", seat, {"state": state}, now)
