@@ -145,7 +145,6 @@ MESSAGES = {
     "error.full": "Every seat is taken.",
     "error.need_manage": "Only a member with Manage Server can change the bot's language.",
     "error.not_your_turn": "It is not your turn: the game is waiting for someone else.",
-    "error.ai_level": "Unknown AI level. Choose one of: {levels}.",
     "error.not_finished": "That game is not over yet: it can be exported once it ends.",
     "error.bad_option": "The option {name} must be {allowed}.",
     "error.option_seats": "The option {name} needs {low} to {high} players.",

@@ -152,7 +152,6 @@ MESSAGES = {
     "error.full": "Toutes les places sont prises.",
     "error.need_manage": "Seul un membre avec la permission Gérer le serveur peut changer la langue du bot.",
     "error.not_your_turn": "Ce n'est pas votre tour : la partie attend quelqu'un d'autre.",
-    "error.ai_level": "Niveau d'IA inconnu. Choisissez parmi : {levels}.",
     "error.not_finished": "Cette partie n'est pas terminée : elle pourra être exportée à la fin.",
     "error.bad_option": "L'option {name} doit valoir {allowed}.",
     "error.option_seats": "L'option {name} demande de {low} à {high} joueurs.",
