@@ -2,6 +2,7 @@
 resolve rows) upgrades in place: its games continue, its finished games keep their results and exports."""
 
 import random
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -9,11 +10,13 @@ from typing import Any
 import pytest
 
 import storage.sqlite
+from bot.core.stats import summariser
+from bot.games import GAMES
 from bot.games.thenumber import rules
+from bot.games.thenumber.check import Status
 from bot.games.thenumber.engine import GameState, choose, new_game, play_turn
 from bot.games.thenumber.replay import script_json
 from bot.services.thenumber import TheNumberService, rebuild
-from bot.services.thenumber_stats import summarise
 from storage.migrations import load_migrations
 from storage.sqlite import SQLiteStore
 from storage.stats import SQLiteStats
@@ -80,7 +83,31 @@ async def build_old_database(path: Path, clock: FakeClock) -> dict[str, Any]:
             running = await old_game(store, clock, 104, 3, running_turns, pending={"2": after["2"]})
             cancelled = await old_game(store, clock, 105, 2, list(random_turns(2, 8, turns=2)))
             await store.end_game(cancelled, "cancelled", "cancelled by the host", clock.now())
-    return {"finished": finished, "running": (running, running_turns, after), "cancelled": cancelled}
+            old_cache = [await cache_rows(store, game_id, seats, turns)
+                         for game_id, (seats, turns) in finished.items()]
+    with sqlite3.connect(path) as raw:  # the results cache as schema 0003 held it
+        raw.executemany("INSERT INTO game_results (game_id, seat, guild_id, user_id, finished_at, final_score, won,"
+                        " played, approved, numbers) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        [row for rows in old_cache for row in rows])
+    return {"finished": finished, "running": (running, running_turns, after), "cancelled": cancelled,
+            "cache": sorted(row for rows in old_cache for row in rows)}
+
+
+async def cache_rows(store: SQLiteStore, game_id: int, seats: int, turns: list[dict[str, str]]
+                     ) -> list[tuple[Any, ...]]:
+    """A finished game's rows of the schema-0003 cache, from the engine alone."""
+    record = await store.load_game(game_id)
+    state = fold_numbers(seats, turns)
+    finished_at = [a.at for a in record.actions if a.kind == "resolve"][-1]
+    rows = []
+    for seat in record.seats:
+        key = str(seat.seat)
+        results = [outcome.results[key] for outcome in state.history]
+        numbers = [r.number for r in results if r.number is not None]
+        rows.append((game_id, seat.seat, GUILD, seat.user_id, finished_at, state.final_scores()[key],
+                     int(key in state.winners()), len(numbers), sum(r.status is Status.APPROVED for r in results),
+                     ",".join(numbers)))
+    return rows
 
 
 async def test_a_database_of_schema_0003_upgrades_in_place_and_its_games_go_on(db_path: Path) -> None:
@@ -109,8 +136,8 @@ async def test_a_database_of_schema_0003_upgrades_in_place_and_its_games_go_on(d
         report = await service.resolve(game_id, len(turns))
         assert report is not None and report.outcome == play_turn(fold_numbers(3, turns), after)[1]
         # Statistics: every finished game, with the engine's scores; the cancelled and running games in none.
-        async with SQLiteStats(db_path, summarise, KIND) as stats:
-            page = await stats.leaderboard(GUILD, "wins", 0, clock.now() + 1)
+        async with SQLiteStats(db_path, summariser(GAMES), [g.key for g in GAMES]) as stats:
+            page = await stats.leaderboard(GUILD, KIND, "wins", 0, clock.now() + 1)
             results = await stats.all_results()
             assert {r.game_id for r in results} == set(old["finished"])
             for game_id, (seats, turns) in old["finished"].items():
@@ -118,9 +145,13 @@ async def test_a_database_of_schema_0003_upgrades_in_place_and_its_games_go_on(d
                 mine = [r for r in results if r.game_id == game_id]
                 assert {str(r.seat): r.final_score for r in mine} == state.final_scores()
                 assert {str(r.seat) for r in mine if r.won} == set(state.winners())
-                assert [r.numbers for r in mine] == [
-                    tuple(t[str(r.seat)] for t in turns if str(r.seat) in t) for r in mine]
+                assert [r.extra["numbers"] for r in mine] == [
+                    [t[str(r.seat)] for t in turns if str(r.seat) in t] for r in mine]
             assert page.players == 2 + 3 + 5
+            # ... and exactly the figures the schema-0003 cache held.
+            assert sorted((r.game_id, r.seat, r.guild_id, r.user_id, r.finished_at, r.final_score, int(r.won),
+                           r.extra["played"], r.extra["approved"], ",".join(r.extra["numbers"]))
+                          for r in results) == old["cache"]
             assert await stats.rebuild() == len(old["finished"])
             assert await stats.all_results() == results
 
