@@ -1,8 +1,8 @@
 """stats, leaderboard, history, game and export for every game's group: figures from the stored games of this
 server, of that group's game only.
 
-One implementation: :func:`add_stats_commands` adds the five subcommands to a game's group (``/thenumber``,
-``/numeri``...), bound to that game's kind and its :class:`StatsPresenter` (the game's own lines: its figures in
+One implementation: :func:`add_stats_commands` adds the five subcommands to a game's group (``/<game>``),
+bound to that game's kind and its :class:`StatsPresenter` (the game's own lines: its figures in
 ``stats``, how ``game`` draws a finished game, what ``export`` attaches). The :class:`TableStats` cog behind
 them owns the one statistics connection (every kind) and fills the results cache at start-up.
 
