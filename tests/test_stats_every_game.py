@@ -82,6 +82,9 @@ async def test_the_cache_equals_a_recomputation_for_every_kind_and_kinds_never_m
         stopped = await play(service, 1, [1, 2], "numeri", seed=99, stop_after=3)
         assert (await store.load_game(stopped)).status == "cancelled"
         records = {i: await store.load_game(i) for ids in finished.values() for i in ids}
+        for kind in KINDS:  # the store's own lists of finished games, for whoever folds them, by kind too
+            assert {r.id for r in await store.finished_games(1, 10, kind)} == set(finished[kind])
+        assert {r.id for r in await store.finished_games(1, 10)} == set(records)
         async with SQLiteStats(db_path, summariser(GAMES), KINDS) as stats:
             assert await stats.refresh(every_guild=True) == 6
             cached = await stats.all_results()
