@@ -218,3 +218,26 @@ async def test_each_group_shows_its_own_games_and_exports_replay(world: World, t
 
 async def stats_rows(world: World, game_id: int) -> list[Any]:
     return await world.bot.get_cog("TableStats").stats.results(game_id)  # type: ignore[union-attr]
+
+
+def test_each_presenter_says_its_lines_in_english_and_french() -> None:
+    from bot.core.stats import PlayerStats
+    from cogs.thenumber.stats_presenter import TheNumberStats
+
+    def stats(*extras: dict[str, Any]) -> PlayerStats:
+        return PlayerStats(len(extras), 1, 20.0, None, extras)
+
+    numeri = stats({"never_entered": 2, "points": [5, 0, 3]}, {"never_entered": 1, "points": [4, 4, 0]})
+    assert NumeriStats().player_fields(numeri, "en") == [
+        ("Tokens never entered", "3 in 2 games (1.5 per game)"), ("Average points per token", "**2.7** (6 tokens)")]
+    assert NumeriStats().player_fields(numeri, "fr") == [
+        ("Pions jamais entrés", "3 en 2 parties (1,5 par partie)"), ("Points moyens par pion", "**2,7** (6 pions)")]
+    binomial = stats({"cards_won": 3, "fights": 5, "fights_won": 2, "points_by_card": {"contains_0": 3, "x": 4}},
+                     {"cards_won": 1, "fights": 3, "fights_won": 2, "points_by_card": {"contains_5": 3}})
+    assert BinomialStats().player_fields(binomial, "en") == [
+        ("Cards won", "4 (2.0 per game)"), ("Fights won", "4 of 8 (50%)"),
+        ("Points per card won", "**2.5** (10 points for 4 cards)")]
+    assert BinomialStats().player_fields(binomial, "fr")[1] == ("Combats gagnés", "4 sur 8 (50\u00a0%)")
+    number = stats({"played": 3, "approved": 2, "numbers": ["513", "520", "999"]})
+    assert TheNumberStats().player_fields(number, "fr") == [
+        ("Nombres validés", "2 sur 3 (67\u00a0%)"), ("Premier chiffre préféré", "**5** (2 nombres)")]
