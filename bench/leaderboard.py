@@ -4,7 +4,7 @@ Builds a database with the real schema (SQLiteStore's migrations) holding N fini
 server (2-5 seats from 3,000 players, one seat in ten an AI, finished over the last year) plus a few games of
 another server; each game has its seats, a ``start`` and ten ``resolve`` actions, and its ``game_results``
 rows. Rows are bulk-inserted with plain sqlite3: the games reuse 2,000 random legal scripts, and each
-script's results come from the real summariser (``bot.services.thenumber_stats.summarise``), so the cache
+script's results come from the real summariser (``bot.core.stats.summarise``), so the cache
 holds exactly what the bot would compute. ``choose`` actions are left out: no statistic reads them.
 
 Then it times, through ``storage.stats.SQLiteStats`` as the bot calls it (the missing-results check included):
@@ -23,15 +23,19 @@ import tempfile
 import time
 from pathlib import Path
 
+from bot.core.stats import period_start, summarise, summariser
+from bot.games import GAMES
 from bot.games.thenumber import rules
-from bot.services.thenumber_stats import period_start, summarise
-from storage.base import SeatRecord
-from storage.stats import LEADERBOARD_SQL, FinishedGame, SQLiteStats
+from bot.games.thenumber.game import GAME
+from bot.services.thenumber import turn_payload
+from storage.base import ActionRecord, GameRecord, SeatRecord
+from storage.stats import LEADERBOARD_SQL, SQLiteStats
 
 from .dbgen import insert_games, migrate
 from .engine import random_game
 
 GUILD, OTHER_GUILD = 1, 2
+KIND = rules.GAME_KEY
 PLAYERS = 3_000
 SCRIPTS = 2_000
 NOW = 1_800_000_000.0
@@ -45,8 +49,11 @@ def build(path: Path, games: int, seed: int = 11) -> None:
     for _ in range(SCRIPTS):
         seats = rng.randint(rules.MIN_SEATS, rules.MAX_SEATS)
         turns = random_game(rng, tuple(str(s) for s in range(seats)))
-        template = FinishedGame(0, None, 0, 0.0, tuple(SeatRecord(s, None, "x") for s in range(seats)), tuple(turns))
-        scripts.append((seats, [json.dumps({"numbers": t}) for t in turns], summarise(template)))
+        stored = [turn_payload(t, "all-chosen", ()) for t in turns]
+        template = GameRecord(0, rules.GAME_KEY, None, 0, 0, "finished", {}, len(stored), None, None, None, -1,
+                              "finished", 0.0, 0.0, tuple(SeatRecord(s, None, "x") for s in range(seats)),
+                              tuple(ActionRecord(n + 1, n, "resolve", None, p, 0.0) for n, p in enumerate(stored)))
+        scripts.append((seats, [json.dumps(p) for p in stored], summarise(GAME, template)))
     game_rows, seat_rows, action_rows, result_rows = [], [], [], []
     for g in range(1, games + 1):
         guild = OTHER_GUILD if g % 50 == 0 else GUILD
@@ -62,8 +69,8 @@ def build(path: Path, games: int, seed: int = 11) -> None:
             seat_rows.append((g, s, user_id, f"AI {s}" if ai[s] else f"Player {users[s]}", "normal" if ai[s] else None,
                               "seated", started))
             r = results[s]
-            result_rows.append((g, s, guild, user_id, finished, r.final_score, int(r.won), r.played, r.approved,
-                                ",".join(r.numbers)))
+            result_rows.append((g, s, rules.GAME_KEY, guild, user_id, finished, r.final_score, int(r.won),
+                                json.dumps(dict(r.extra), sort_keys=True, separators=(",", ":"))))
         action_rows.append((g, 1, 0, "start", None, "{}", started))
         for phase, payload in enumerate(payloads):
             at = finished if phase == len(payloads) - 1 else started + 60 * (phase + 1)
@@ -73,8 +80,8 @@ def build(path: Path, games: int, seed: int = 11) -> None:
         db.execute("PRAGMA synchronous = OFF")
         db.execute("BEGIN")
         insert_games(db, game_rows, seat_rows, action_rows)
-        db.executemany("INSERT INTO game_results (game_id, seat, guild_id, user_id, finished_at, final_score, won,"
-                       " played, approved, numbers) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", result_rows)
+        db.executemany("INSERT INTO game_results (game_id, seat, kind, guild_id, user_id, finished_at, final_score,"
+                       " won, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", result_rows)
         db.execute("COMMIT")
         db.execute("ANALYZE")
     finally:
@@ -91,34 +98,34 @@ async def timed(call, repeats: int) -> tuple[float, object]:  # type: ignore[no-
 
 
 async def measure(path: Path, repeats: int) -> None:
-    async with SQLiteStats(path, summarise, rules.GAME_KEY) as stats:
-        await stats.refresh(GUILD)  # nothing to do: every game has its results
+    async with SQLiteStats(path, summariser(GAMES), [g.key for g in GAMES]) as stats:
+        await stats.refresh(GUILD, KIND)  # nothing to do: every game has its results
         ms = 1000
-        noop, _ = await timed(lambda: stats.refresh(GUILD), repeats)
+        noop, _ = await timed(lambda: stats.refresh(GUILD, KIND), repeats)
         print(f"{'missing-results check (nothing to fill)':<44} {noop * ms:8.1f} ms")
         for period in ("all", "month", "week"):
             since = period_start(period, NOW)  # type: ignore[arg-type]
             for by in ("wins", "rate", "average"):
-                board_of = functools.partial(stats.leaderboard, GUILD, by, since, NOW + 1,
+                board_of = functools.partial(stats.leaderboard, GUILD, KIND, by, since, NOW + 1,
                                              min_games=1 if by == "wins" else 3)
                 first, board = await timed(board_of, repeats)
                 later, _ = await timed(functools.partial(board_of, page=20), repeats)
                 print(f"leaderboard {period:<5} by {by:<7} page 1 / page 21    {first * ms:8.1f} ms "
                       f"{later * ms:8.1f} ms   ({board.players} players)")  # type: ignore[attr-defined]
         heavy = 10_000 + 1
-        player, rows = await timed(lambda: stats.player_games(GUILD, heavy), repeats)
+        player, rows = await timed(lambda: stats.player_games(GUILD, KIND, heavy), repeats)
         print(f"{'one player stats (' + str(len(rows)) + ' games)':<44} {player * ms:8.1f} ms")  # type: ignore[arg-type]
-        recent, _ = await timed(lambda: stats.recent(GUILD, 10), repeats)
+        recent, _ = await timed(lambda: stats.recent(GUILD, KIND, 10), repeats)
         print(f"{'history (10 latest games)':<44} {recent * ms:8.1f} ms")
-        plan = await stats.explain(LEADERBOARD_SQL, (GUILD, 0, NOW + 1, 1))
+        plan = await stats.explain(LEADERBOARD_SQL, (GUILD, KIND, 0, NOW + 1, 1))
         print("query plan:", " | ".join(plan))
         # Filling the cache: forget the results of 2,000 games and time the refill (engine included).
         await stats.db.execute("DELETE FROM game_results WHERE game_id IN (SELECT id FROM games WHERE guild_id = ?"
                                " ORDER BY id LIMIT 2000)", (GUILD,))
     for what in ("cache fill (first check after a start)", "first check after a start (nothing to fill)"):
-        async with SQLiteStats(path, summarise, rules.GAME_KEY) as fresh:
+        async with SQLiteStats(path, summariser(GAMES), [g.key for g in GAMES]) as fresh:
             start = time.perf_counter()
-            filled = await fresh.refresh(GUILD)
+            filled = await fresh.refresh(GUILD, KIND)
             took = time.perf_counter() - start
             per_game = f"  ({took / filled * 1000:.2f} ms per game, {filled} games)" if filled else ""
             print(f"{what:<44} {took * 1000:8.1f} ms{per_game}")

@@ -264,15 +264,18 @@ class SQLiteStore(ConnectionHolder):
             games = await _load_many(self.db, where, (user_id,), details=details)
         return games[0] if games else None
 
-    async def finished_games(self, guild_id: int | None, limit: int) -> list[GameRecord]:
-        where = "status = 'finished' AND guild_id IS ? ORDER BY updated_at DESC LIMIT ?"
+    async def finished_games(self, guild_id: int | None, limit: int, kind: str | None = None) -> list[GameRecord]:
+        """The latest finished games of a server (of ``kind`` only, when given: its caller folds them)."""
+        where = "status = 'finished' AND guild_id IS ? AND (? IS NULL OR kind = ?) ORDER BY updated_at DESC LIMIT ?"
         async with self._lock:
-            return await _load_many(self.db, where, (guild_id, limit))
+            return await _load_many(self.db, where, (guild_id, kind, kind, limit))
 
-    async def unannounced_finished_games(self) -> list[GameRecord]:
-        """Finished games whose last resolved turn was never posted (a crash between commit and post)."""
+    async def unannounced_finished_games(self, kind: str | None = None) -> list[GameRecord]:
+        """Finished games whose last resolved turn was never posted (a crash between commit and post), of
+        ``kind`` only when given."""
         async with self._lock:
-            return await _load_many(self.db, "status = 'finished' AND announced_phase < phase - 1", ())
+            return await _load_many(self.db, "status = 'finished' AND announced_phase < phase - 1"
+                                             " AND (? IS NULL OR kind = ?)", (kind, kind))
 
     async def get_meta(self, key: str) -> str | None:
         async with self._lock:

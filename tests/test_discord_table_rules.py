@@ -64,7 +64,7 @@ async def test_a_game_left_with_one_player_is_abandoned_and_counts_in_no_statist
     assert record.status == "cancelled" and record.end_reason.startswith("abandoned")
     assert world.status_message().components == []  # no Choose button left on the last turn
     assert (await world.dm("ana", "406")).startswith("You are not in a game")
-    stats = world.bot.get_cog("TheNumberStats").stats  # type: ignore[union-attr]
+    stats = world.bot.get_cog("TableStats").stats  # type: ignore[union-attr]
     await stats.refresh(every_guild=True)
     assert await stats.all_results() == []
     fresh = await (await world.users["ana"].slash(world.general, "thenumber start")).wait()

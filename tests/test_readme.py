@@ -9,8 +9,9 @@ import discord
 from discord import app_commands
 
 from bench.report import METHOD, results_markdown
+from cogs.table.stats import make_board, stats_commands
 from cogs.thenumber.cog import TheNumberCog
-from cogs.thenumber.stats_cog import StatsCog
+from cogs.thenumber.stats_presenter import TheNumberStats
 from tests.reveal_picture import fenced, picture, readme_block
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,7 +28,8 @@ def test_readme_reveal_picture_is_what_the_embed_code_renders() -> None:
 
 def _code_commands() -> dict[str, list[str]]:
     """Every slash command the cogs define, by its full name, with its option names."""
-    grouped: list[Any] = [*TheNumberCog.group.commands, *StatsCog(None)._commands]  # type: ignore[arg-type]
+    stats = stats_commands(make_board("thenumber", "thenumber", TheNumberStats()))
+    grouped: list[Any] = [*TheNumberCog.group.commands, *stats]
     top: list[Any] = [TheNumberCog.score, TheNumberCog.digits]
     found: dict[str, list[str]] = {}
     for prefix, commands in (("/thenumber ", grouped), ("/", top)):

@@ -16,9 +16,10 @@ from typing import Any
 
 import pytest
 
+from bot.core.stats import summarise
+from bot.games.thenumber.game import GAME
 from bot.games.thenumber.replay import replay_text
 from bot.services.thenumber import rebuild, unique_names
-from bot.services.thenumber_stats import finished_game, summarise
 from cogs.thenumber.chart import PNG_SIGNATURE
 from tests.conftest import FakeClock
 from tests.discord_world import World, eventually
@@ -348,7 +349,7 @@ async def test_final_reveal_carries_the_score_race(world: StatsWorld) -> None:
 
 async def test_cached_results_equal_a_recomputation_from_the_actions(world: StatsWorld) -> None:
     await play_history(world)
-    stats = world.bot.get_cog("TheNumberStats").stats  # type: ignore[union-attr]
+    stats = world.bot.get_cog("TableStats").stats  # type: ignore[union-attr]
     await stats.refresh(every_guild=True)
     cached = await stats.all_results()
     assert {r.game_id for r in cached} == {g.game_id for g in world.played}
@@ -356,7 +357,7 @@ async def test_cached_results_equal_a_recomputation_from_the_actions(world: Stat
         record = await world.bot.store.load_game(game.game_id)
         state = rebuild(record)  # the service's own fold
         rows = [r for r in cached if r.game_id == game.game_id]
-        assert rows == summarise(finished_game(record))
+        assert rows == summarise(GAME, record)
         assert {str(r.seat): r.final_score for r in rows} == state.final_scores()
         assert {str(r.seat) for r in rows if r.won} == set(state.winners())
     assert await stats.rebuild() == len(world.played)

@@ -5,10 +5,11 @@ import sqlite3
 from collections import Counter
 from pathlib import Path
 
+from bot.core.stats import period_start, summariser
+from bot.games import GAMES as GAME_TUPLE
 from bot.games.thenumber import rules
-from bot.services.thenumber_stats import period_start, summarise
 from storage.sqlite import SQLiteStore
-from storage.stats import GUILD_MISSING, LEADERBOARD_SQL, MISSING_SQL, PLAYER_SQL, SQLiteStats
+from storage.stats import GUILD_MISSING, LEADERBOARD_SQL, MISSING_SQL, PLAYER_SQL, RECENT_SQL, SQLiteStats
 
 GAMES = 100_000
 NOW = 1_800_000_000.0
@@ -26,7 +27,7 @@ def fill(path: Path) -> list[tuple[int, int, int, int]]:
         for seat in range(3):
             user = None if seat == 2 and g % 10 == 0 else 1_000 + rng.randrange(800)
             score, won = rng.randrange(10, 60), int(seat == winner)
-            results.append((g, seat, 1, user, finished, score, won, 10, 5, ""))
+            results.append((g, seat, rules.GAME_KEY, 1, user, finished, score, won, "{}"))
             if user is not None:
                 seen.append((user, won, score, int(finished)))
     db = sqlite3.connect(path, isolation_level=None)
@@ -34,8 +35,8 @@ def fill(path: Path) -> list[tuple[int, int, int, int]]:
         db.execute("BEGIN")
         db.executemany("INSERT INTO games (id, kind, guild_id, channel_id, host_id, status, options, phase,"
                        " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", games)
-        db.executemany("INSERT INTO game_results (game_id, seat, guild_id, user_id, finished_at, final_score, won,"
-                       " played, approved, numbers) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", results)
+        db.executemany("INSERT INTO game_results (game_id, seat, kind, guild_id, user_id, finished_at, final_score,"
+                       " won, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", results)
         db.execute("COMMIT")
         db.execute("ANALYZE")
     finally:
@@ -47,22 +48,20 @@ async def test_leaderboard_and_player_queries_use_covering_indexes(db_path: Path
     async with SQLiteStore(db_path):
         pass  # migrations
     seen = fill(db_path)
-    async with SQLiteStats(db_path, summarise, rules.GAME_KEY) as stats:
+    async with SQLiteStats(db_path, summariser(GAME_TUPLE), [g.key for g in GAME_TUPLE]) as stats:
         for period in ("all", "month", "week"):
             since = period_start(period, NOW)  # type: ignore[arg-type]
-            plan = " | ".join(await stats.explain(LEADERBOARD_SQL, (1, since, NOW + 1, 1)))
+            plan = " | ".join(await stats.explain(LEADERBOARD_SQL, (1, rules.GAME_KEY, since, NOW + 1, 1)))
             assert "USING COVERING INDEX game_results_by_time" in plan, plan
-        plan = " | ".join(await stats.explain(PLAYER_SQL, (1, 1_000)))
+        plan = " | ".join(await stats.explain(PLAYER_SQL, (1, rules.GAME_KEY, 1_000)))
         assert "USING INDEX game_results_by_player" in plan and "SCAN" not in plan, plan
         plan = " | ".join(await stats.explain(MISSING_SQL.format(where=GUILD_MISSING, limit=500),
                                               (1, NOW, rules.GAME_KEY)))
         assert "USING INDEX games_by_guild_finished" in plan and "SEARCH r USING PRIMARY KEY" in plan, plan
-        plan = " | ".join(await stats.explain(
-            "SELECT DISTINCT r.game_id, r.finished_at FROM game_results r WHERE r.guild_id = ?"
-            " ORDER BY r.finished_at DESC, r.game_id DESC LIMIT ?", (1, 10)))
+        plan = " | ".join(await stats.explain(RECENT_SQL, (1, rules.GAME_KEY, 10)))
         assert "INDEX game_results_by_time" in plan, plan
         # And the answer at that scale is right: the top of the all-time board by wins.
-        board = await stats.leaderboard(1, "wins", 0, NOW + 1)
+        board = await stats.leaderboard(1, rules.GAME_KEY, "wins", 0, NOW + 1)
         wins: Counter[int] = Counter()
         games: Counter[int] = Counter()
         for user, won, _, _ in seen:

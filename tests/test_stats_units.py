@@ -5,13 +5,15 @@ import json
 import random
 from pathlib import Path
 
+from bot.core.stats import MIN_GAMES_FOR_RATES, period_start, player_stats, summarise, summariser
+from bot.games import GAMES
 from bot.games.thenumber import rules
+from bot.games.thenumber.game import GAME
 from bot.games.thenumber.replay import replay_text, result_json
 from bot.i18n import catalog, placeholders
 from bot.services.thenumber import TheNumberService, rebuild, unique_names
-from bot.services.thenumber_stats import finished_game, period_start, player_stats, summarise
 from cogs.thenumber.chart import PNG_SIGNATURE, running_totals, score_race_png
-from cogs.thenumber.stats_cog import export_bytes
+from cogs.thenumber.stats_presenter import export_bytes, number_figures
 from storage.sqlite import SQLiteStore
 from storage.stats import PlayerGame, SQLiteStats
 from tests.conftest import FakeClock
@@ -27,13 +29,14 @@ def test_periods_start_on_monday_and_on_the_first_of_the_month_utc() -> None:
 
 
 def test_player_figures_tie_rules() -> None:
-    games = [PlayerGame(1, 5, 100.0, 30, True, 10, 6, ("513", "220", "513")),
-             PlayerGame(2, 5, 200.0, 30, True, 10, 4, ("220", "999")),
-             PlayerGame(3, 5, 300.0, 12, False, 8, 2, ("999",))]
+    games = [PlayerGame(1, 5, 100.0, 30, True, {"played": 10, "approved": 6, "numbers": ["513", "220", "513"]}),
+             PlayerGame(2, 5, 200.0, 30, True, {"played": 10, "approved": 4, "numbers": ["220", "999"]}),
+             PlayerGame(3, 5, 300.0, 12, False, {"played": 8, "approved": 2, "numbers": ["999"]})]
     stats = player_stats(games)
-    assert (stats.games, stats.wins, stats.played, stats.approved) == (3, 2, 28, 12)
+    figures = number_figures(stats.extras)
+    assert (stats.games, stats.wins, figures.played, figures.approved) == (3, 2, 28, 12)
     assert stats.average == 24.0 and stats.best is not None and stats.best.game_id == 2  # latest of equal bests
-    assert (stats.favourite_digit, stats.favourite_count) == (9, 2)  # 2, 5 and 9 twice each: the higher digit
+    assert (figures.favourite_digit, figures.favourite_count) == (9, 2)  # 2, 5 and 9 twice each: the higher digit
     assert player_stats([]).games == 0
 
 
@@ -118,14 +121,14 @@ async def test_results_cache_fills_on_read_and_rebuilds_identically(store: SQLit
             assert await service.resolve(record.id, table.record.phase) is not None
         clock.advance(600)
         ids.append(record.id)
-    async with SQLiteStats(db_path, summarise, rules.GAME_KEY) as stats:
+    async with SQLiteStats(db_path, summariser(GAMES), [g.key for g in GAMES]) as stats:
         assert await stats.all_results() == []
-        page = await stats.leaderboard(1, "wins", 0, clock.now() + 1)  # a read fills what is missing
+        page = await stats.leaderboard(1, rules.GAME_KEY, "wins", 0, clock.now() + 1)  # a read fills what is missing
         assert page.players == 5
         cached = await stats.all_results()
         for game_id in ids:
             record = await store.load_game(game_id)
-            assert [r for r in cached if r.game_id == game_id] == summarise(finished_game(record))
+            assert [r for r in cached if r.game_id == game_id] == summarise(GAME, record)
             state = rebuild(record)
             assert {str(r.seat): r.final_score for r in cached if r.game_id == game_id} == state.final_scores()
         assert await stats.rebuild() == 3
@@ -139,13 +142,11 @@ async def test_results_cache_fills_on_read_and_rebuilds_identically(store: SQLit
                 await service.choose(record.id, int(key) + 1, number)
             table = await service.table(record.id)
             await service.resolve(record.id, table.record.phase)
-        games = await stats.player_games(1, 2)
+        games = await stats.player_games(1, rules.GAME_KEY, 2)
         assert [g.game_id for g in games] == [*ids, record.id]
 
 
 def test_choice_texts_state_the_minimum_games() -> None:
-    from bot.services.thenumber_stats import MIN_GAMES_FOR_RATES
-
     for language in ("en", "fr"):
         for key in ("stats.choice.rate", "stats.choice.average"):
             assert f" {MIN_GAMES_FOR_RATES} " in catalog(language)[key], (language, key)

@@ -2,10 +2,14 @@
 
 from typing import TYPE_CHECKING
 
+from discord import app_commands
+
+from bot.games.thenumber import rules
+from cogs.table.stats import add_stats_commands
+
 from .cog import TheNumberCog
 from .components import DYNAMIC_ITEMS
-from .stats_cog import DYNAMIC_ITEMS as STATS_ITEMS
-from .stats_cog import StatsCog
+from .stats_presenter import TheNumberStats
 
 if TYPE_CHECKING:
     from bot.client import NumberBot
@@ -14,5 +18,8 @@ if TYPE_CHECKING:
 async def setup(bot: "NumberBot") -> None:
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     await bot.add_cog(TheNumberCog(bot))
-    bot.add_dynamic_items(*STATS_ITEMS)
-    await bot.add_cog(StatsCog(bot))  # after TheNumberCog: its commands join the /thenumber group
+    group = bot.tree.get_command("thenumber")
+    if not isinstance(group, app_commands.Group):
+        raise RuntimeError("TheNumberCog did not register the /thenumber group")
+    # Until the shared front end adds them to every game's group, The Number's extension adds its own.
+    await add_stats_commands(bot, group, rules.GAME_KEY, TheNumberStats())

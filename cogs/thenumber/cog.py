@@ -564,7 +564,7 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
         if record is None:
             record = await self.store.open_game_of_user(interaction.user.id, details=False)
         if record is None and interaction.guild_id is not None:
-            recent = await self.store.finished_games(interaction.guild_id, RECENT_GAMES)
+            recent = await self.store.finished_games(interaction.guild_id, RECENT_GAMES, self.games.spec.kind)
             record = next((g for g in recent if g.channel_id == interaction.channel_id), None)
         if record is None or record.status == "lobby":
             raise GameError("error.no_game_anywhere")

@@ -1,4 +1,4 @@
-"""Every message of /thenumber stats, leaderboard, history, game and export. Text and embeds only; every
+"""The Number's own messages of its stats commands: /thenumber game turn by turn. Text and embeds only; every
 sentence comes from the ``stats`` i18n area in the asker's language."""
 
 import discord
@@ -8,87 +8,10 @@ from bot.games.thenumber.check import SeatResult, Status
 from bot.games.thenumber.engine import GameState
 from bot.i18n import t
 from bot.services.thenumber import seat_key
-from bot.services.thenumber_stats import PlayerStats
-from cogs.seats import safe_name, seat_style
-from storage.base import GameRecord, SeatRecord
-from storage.stats import GameLine, LeaderPage, RankBy
+from cogs.table.stats_render import ACCENT, who
+from storage.base import GameRecord
 
-ACCENT = discord.Colour.from_rgb(88, 101, 242)
 EMBED_BUDGET = 5800  # Discord allows 6000 characters across a message's embeds
-
-
-def who(seat: SeatRecord, short: bool = False) -> str:
-    name = seat.name if not short or len(seat.name) <= 16 else seat.name[:15] + "…"
-    return f"{seat_style(seat.seat).symbol} {safe_name(name)}{' 🤖' if seat.is_ai else ''}"
-
-
-def decimal(value: float, language: str, places: int = 1) -> str:
-    return f"{value:.{places}f}".replace(".", t("stats.fmt.decimal_point", language))
-
-
-def percent(ratio: float, language: str) -> str:
-    return t("stats.fmt.percent", language, value=decimal(100 * ratio, language, 0))
-
-
-# /thenumber stats -------------------------------------------------------------------------------
-def stats_embed(name: str, stats: PlayerStats, language: str) -> discord.Embed:
-    embed = discord.Embed(title=t("stats.player.title", language, name=safe_name(name)), colour=ACCENT)
-    if not stats.games:
-        embed.description = t("stats.player.none", language)
-        return embed
-    embed.add_field(name=t("stats.player.games", language), value=str(stats.games))
-    embed.add_field(name=t("stats.player.wins", language), value=str(stats.wins))
-    embed.add_field(name=t("stats.player.win_rate", language), value=percent(stats.win_rate, language))
-    embed.add_field(name=t("stats.player.average", language), value=decimal(stats.average, language))
-    if stats.best is not None:
-        best = stats.best
-        embed.add_field(name=t("stats.player.best", language), value=t(
-            "stats.player.best_value", language, score=best.final_score, game=best.game_id,
-            channel=f"<#{best.channel_id}>", date=f"<t:{int(best.finished_at)}:d>"))
-    embed.add_field(name=t("stats.player.approval", language), value=t(
-        "stats.player.approval_value", language, approved=stats.approved, played=stats.played,
-        rate=percent(stats.approval_rate, language)))
-    if stats.favourite_digit is not None:
-        embed.add_field(name=t("stats.player.digit", language), value=t(
-            "stats.player.digit_value", language, digit=stats.favourite_digit, count=stats.favourite_count))
-    embed.set_footer(text=t("stats.player.footer", language))
-    return embed
-
-
-# /thenumber leaderboard -------------------------------------------------------------------------
-def leaderboard_embed(board: LeaderPage, by: RankBy, period: str, min_games: int, language: str) -> discord.Embed:
-    embed = discord.Embed(title=t(f"stats.lb.title.{by}", language), colour=discord.Colour.gold())
-    lines = []
-    for row in board.rows:
-        values = {"rank": row.rank, "name": safe_name(row.name), "wins": row.wins, "games": row.games,
-                  "rate": percent(row.win_rate, language), "average": decimal(row.average, language)}
-        lines.append(t(f"stats.lb.row.{by}", language, **values))
-    embed.description = "\n".join(lines) if lines else t("stats.lb.empty", language)
-    footer = [t(f"stats.period.{period}", language)]
-    if by != "wins":
-        footer.append(t("stats.lb.min_games", language, count=min_games))
-    if board.pages > 1:
-        footer.append(t("stats.lb.page", language, page=board.page + 1, pages=board.pages))
-    embed.set_footer(text=" · ".join(footer))
-    return embed
-
-
-# /thenumber history -----------------------------------------------------------------------------
-def history_embed(games: list[GameLine], language: str) -> discord.Embed:
-    embed = discord.Embed(title=t("stats.history.title", language), colour=ACCENT)
-    if not games:
-        embed.description = t("stats.history.empty", language)
-        return embed
-    blocks = []
-    for game in games:
-        ranked = sorted(game.seats, key=lambda item: (-item[1], item[0].seat))
-        players = " · ".join(f"{who(seat, short=True)} **{score}**{' 👑' if won else ''}"
-                             for seat, score, won in ranked)
-        blocks.append(t("stats.history.line", language, game=game.game_id, when=f"<t:{int(game.finished_at)}:R>",
-                        channel=f"<#{game.channel_id}>") + "\n" + players)
-    embed.description = "\n\n".join(blocks)
-    embed.set_footer(text=t("stats.history.footer", language))
-    return embed
 
 
 # /thenumber game --------------------------------------------------------------------------------
@@ -152,7 +75,3 @@ def standings_embed(record: GameRecord, state: GameState, language: str, image: 
     if image:
         embed.set_image(url=f"attachment://{image}")
     return embed
-
-
-def export_text(game_id: int, filename: str, language: str) -> str:
-    return t("stats.export.done", language, game=game_id, file=filename)

@@ -262,7 +262,7 @@ class TableTalk:
             else:
                 self.arm_timers(record)
         # A game whose final reveal was committed but never posted.
-        for record in await self.store.unannounced_finished_games():
+        for record in await self.store.unannounced_finished_games(self.games.spec.kind):
             await self.catch_up(record.id)
         self._sweeping = asyncio.create_task(self.sweep([r.id for r in running]), name="restart sweep")
 

@@ -1,10 +1,10 @@
-"""English messages of /thenumber stats, leaderboard, history, game and export (area ``stats``)."""
+"""English messages of every game's stats, leaderboard, history, game and export (area ``stats``)."""
 
 MESSAGES: dict[str, str] = {
     "stats.fmt.decimal_point": ".",
     "stats.fmt.percent": "{value}%",
     # /thenumber stats
-    "stats.player.title": "The Number: stats of {name}",
+    "stats.player.title": "{game}: stats of {name}",
     "stats.player.none": "No finished game on this server yet.",
     "stats.player.games": "Games played",
     "stats.player.wins": "Wins",
@@ -18,9 +18,9 @@ MESSAGES: dict[str, str] = {
     "stats.player.digit_value": "**{digit}** ({count} numbers)",
     "stats.player.footer": "Finished games on this server. Shared wins count as wins.",
     # /thenumber leaderboard
-    "stats.lb.title.wins": "The Number: leaderboard by wins",
-    "stats.lb.title.rate": "The Number: leaderboard by win rate",
-    "stats.lb.title.average": "The Number: leaderboard by average score",
+    "stats.lb.title.wins": "{game}: leaderboard by wins",
+    "stats.lb.title.rate": "{game}: leaderboard by win rate",
+    "stats.lb.title.average": "{game}: leaderboard by average score",
     "stats.lb.row.wins": "**{rank}.** {name}: **{wins}** wins in {games} games ({rate})",
     "stats.lb.row.rate": "**{rank}.** {name}: **{rate}** ({wins} wins in {games} games)",
     "stats.lb.row.average": "**{rank}.** {name}: **{average}** points on average ({games} games)",
@@ -33,10 +33,10 @@ MESSAGES: dict[str, str] = {
     "stats.period.month": "This month (UTC)",
     "stats.period.week": "This week (from Monday, UTC)",
     # /thenumber history
-    "stats.history.title": "The Number: recent games on this server",
+    "stats.history.title": "{game}: recent games on this server",
     "stats.history.empty": "No finished game on this server yet.",
     "stats.history.line": "**Game #{game}** · {when} · {channel}",
-    "stats.history.footer": "/thenumber game id:<number> shows a game turn by turn.",
+    "stats.history.footer": "/{command} game id:<number> shows a game turn by turn.",
     # /thenumber game
     "stats.game.line": "`{number}` {who}: {result}",
     "stats.game.standing": "{who}: **{score}** ({rounds})",
@@ -54,6 +54,21 @@ MESSAGES: dict[str, str] = {
     "stats.game.unfinished": "Game #{game}: scores when it stopped",
     "stats.game.where": "Played",
     "stats.game.where_value": "in {channel}, ended {when}",
+    # /<game> game of a game without a presenter of its own: the final standings
+    "stats.game.score": "{who}: **{score}**",
+    "stats.game.steps": "{steps} moves",
+    # /<game> stats: Numeri's lines
+    "stats.numeri.never_entered": "Tokens never entered",
+    "stats.numeri.never_entered_value": "{count} in {games} games ({average} per game)",
+    "stats.numeri.points": "Average points per token",
+    "stats.numeri.points_value": "**{average}** ({tokens} tokens)",
+    # /<game> stats: Binomial's lines
+    "stats.binomial.cards": "Cards won",
+    "stats.binomial.cards_value": "{cards} ({average} per game)",
+    "stats.binomial.fights": "Fights won",
+    "stats.binomial.fights_value": "{won} of {fights} ({rate})",
+    "stats.binomial.per_card": "Points per card won",
+    "stats.binomial.per_card_value": "**{average}** ({points} points for {cards} cards)",
     # /thenumber export
     "stats.export.done": "Game #{game} as a replay script: `python -m bot replay {file}` plays it again.",
     # refusals
@@ -87,7 +102,7 @@ MESSAGES: dict[str, str] = {
     "stats.opt.by": "by",
     "stats.opt.by.desc": "How players are ranked",
     "stats.opt.id": "id",
-    "stats.opt.id.desc": "The game's number (see /thenumber history)",
+    "stats.opt.id.desc": "The game's number (see this game's history)",
     "stats.choice.all": "All time",
     "stats.choice.month": "This month",
     "stats.choice.week": "This week",

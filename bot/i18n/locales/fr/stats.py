@@ -1,10 +1,11 @@
-"""Messages en français de /thenumber stats, leaderboard, history, game et export (domaine ``stats``)."""
+"""Messages en français des statistiques, classements, historiques, parties et exports de chaque jeu
+(domaine ``stats``)."""
 
 MESSAGES: dict[str, str] = {
     "stats.fmt.decimal_point": ",",
     "stats.fmt.percent": "{value} %",
     # /thenumber stats
-    "stats.player.title": "The Number : statistiques de {name}",
+    "stats.player.title": "{game} : statistiques de {name}",
     "stats.player.none": "Aucune partie terminée sur ce serveur pour l’instant.",
     "stats.player.games": "Parties jouées",
     "stats.player.wins": "Victoires",
@@ -18,9 +19,9 @@ MESSAGES: dict[str, str] = {
     "stats.player.digit_value": "**{digit}** ({count} nombres)",
     "stats.player.footer": "Parties terminées sur ce serveur. Une victoire partagée compte comme une victoire.",
     # /thenumber leaderboard
-    "stats.lb.title.wins": "The Number : classement par victoires",
-    "stats.lb.title.rate": "The Number : classement par taux de victoire",
-    "stats.lb.title.average": "The Number : classement par score moyen",
+    "stats.lb.title.wins": "{game} : classement par victoires",
+    "stats.lb.title.rate": "{game} : classement par taux de victoire",
+    "stats.lb.title.average": "{game} : classement par score moyen",
     "stats.lb.row.wins": "**{rank}.** {name} : **{wins}** victoires en {games} parties ({rate})",
     "stats.lb.row.rate": "**{rank}.** {name} : **{rate}** ({wins} victoires en {games} parties)",
     "stats.lb.row.average": "**{rank}.** {name} : **{average}** points en moyenne ({games} parties)",
@@ -33,10 +34,10 @@ MESSAGES: dict[str, str] = {
     "stats.period.month": "Ce mois-ci (UTC)",
     "stats.period.week": "Cette semaine (depuis lundi, UTC)",
     # /thenumber history
-    "stats.history.title": "The Number : dernières parties sur ce serveur",
+    "stats.history.title": "{game} : dernières parties sur ce serveur",
     "stats.history.empty": "Aucune partie terminée sur ce serveur pour l’instant.",
     "stats.history.line": "**Partie n° {game}** · {when} · {channel}",
-    "stats.history.footer": "/thenumber game id:<numéro> montre une partie tour par tour.",
+    "stats.history.footer": "/{command} game id:<numéro> montre une partie tour par tour.",
     # /thenumber game
     "stats.game.line": "`{number}` {who} : {result}",
     "stats.game.standing": "{who} : **{score}** ({rounds})",
@@ -54,6 +55,21 @@ MESSAGES: dict[str, str] = {
     "stats.game.unfinished": "Partie n° {game} : scores à l’arrêt de la partie",
     "stats.game.where": "Jouée",
     "stats.game.where_value": "dans {channel}, terminée {when}",
+    # /<jeu> game d’un jeu sans présentation propre : le classement final
+    "stats.game.score": "{who} : **{score}**",
+    "stats.game.steps": "{steps} coups",
+    # /<jeu> stats : les lignes de Numeri
+    "stats.numeri.never_entered": "Pions jamais entrés",
+    "stats.numeri.never_entered_value": "{count} en {games} parties ({average} par partie)",
+    "stats.numeri.points": "Points moyens par pion",
+    "stats.numeri.points_value": "**{average}** ({tokens} pions)",
+    # /<jeu> stats : les lignes de Binomial
+    "stats.binomial.cards": "Cartes gagnées",
+    "stats.binomial.cards_value": "{cards} ({average} par partie)",
+    "stats.binomial.fights": "Combats gagnés",
+    "stats.binomial.fights_value": "{won} sur {fights} ({rate})",
+    "stats.binomial.per_card": "Points par carte gagnée",
+    "stats.binomial.per_card_value": "**{average}** ({points} points pour {cards} cartes)",
     # /thenumber export
     "stats.export.done": "La partie n° {game} en script de rejeu : `python -m bot replay {file}` la rejoue.",
     # refusals
@@ -89,7 +105,7 @@ MESSAGES: dict[str, str] = {
     "stats.opt.by": "critère",
     "stats.opt.by.desc": "Comment classer les joueurs",
     "stats.opt.id": "numéro",
-    "stats.opt.id.desc": "Le numéro de la partie (voir /thenumber historique)",
+    "stats.opt.id.desc": "Le numéro de la partie (voir l’historique de ce jeu)",
     "stats.choice.all": "Depuis toujours",
     "stats.choice.month": "Ce mois-ci",
     "stats.choice.week": "Cette semaine",
