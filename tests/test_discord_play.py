@@ -197,6 +197,7 @@ async def test_stale_buttons_answer_privately(world: World) -> None:
     await world.play_turn({"ana": "123", "ben": "456"})
     old = await (await world.users["ana"].click(first_status, "Choose secretly")).wait()
     assert old.ephemeral and "That turn is already over" in old.content
+    await world.wait_status("Turn 2 of 5")  # the next turn's status message follows the reveal
     outsider = await (await world.users["cy"].click(world.status_message(), "Choose secretly")).wait()
     assert outsider.ephemeral and outsider.content == "You are not playing in this game."
     cancel = await (await world.users["ana"].slash(world.general, "thenumber cancel")).wait()
