@@ -87,7 +87,7 @@ def since_text(since: Sequence[Happened], seats: Sequence[SeatInfo], lang: str) 
 
 def picture(view: NumeriView, seats: Sequence[SeatInfo], lang: str) -> Picture:
     names = [s.name.replace("\\", "") for s in sorted(seats, key=lambda s: s.seat)]
-    return Picture(BOARD_FILE, draw(view, names), board_line(view, seats, lang)[:1000])
+    return Picture(BOARD_FILE, draw(view, names, lang), board_line(view, seats, lang)[:1000])
 
 
 def legal_label(view: NumeriView, seat: int, moves: Sequence[int], lang: str) -> str:
@@ -149,10 +149,10 @@ class NumeriPresenter:
                                        view, seats, lang)
         return Card(embeds=(embed,), pictures=(pic,))
 
-    def done(self, happened: Happened, seats: Sequence[SeatInfo], lang: str) -> Card:
+    def done(self, happened: Happened, seats: Sequence[SeatInfo], since: Sequence[Happened], lang: str) -> Card:
         view: NumeriView = happened.after
-        line = event_line(happened, seats, lang) or ""
-        embed, pic = self._board_embed(t("numeri.done.title", lang), f"{line}\n\n{board_line(view, seats, lang)}",
+        text = "\n".join(x for x in (since_text(since, seats, lang), event_line(happened, seats, lang)) if x)
+        embed, pic = self._board_embed(t("numeri.done.title", lang), f"{text}\n\n{board_line(view, seats, lang)}",
                                        view, seats, lang)
         return Card(embeds=(embed,), pictures=(pic,))
 

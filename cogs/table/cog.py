@@ -389,7 +389,8 @@ class TableCog(commands.Cog, name="Table"):
                        embeds=[])
         elif on_turn_message and outcome.reports and outcome.reports[0].step == step:
             lang_game = await self.languages.for_game(outcome.table.record)
-            card = presenter.done(happened(outcome.table, outcome.reports[0]), seat_infos(outcome.table), lang_game)
+            card = presenter.done(happened(outcome.table, outcome.reports[0]), seat_infos(outcome.table),
+                                  self.talk.since_of(table.id, step), lang_game)
             await edit(interaction, **edit_fields(card), view=None)
             await self.talk.announce(outcome.table, outcome.reports, shown=step)
             return

@@ -137,8 +137,9 @@ class Presenter(Protocol):
         message (AI moves, chance draws, passes), to be told in it."""
         ...
 
-    def done(self, happened: Happened, seats: Sequence[SeatInfo], lang: str) -> Card:
-        """What the turn message becomes once its step is over (the move made, no buttons)."""
+    def done(self, happened: Happened, seats: Sequence[SeatInfo], since: Sequence[Happened], lang: str) -> Card:
+        """What the turn message becomes once its step is over (no buttons): the move made, after ``since``
+        (what the turn message told before it, which the edit must keep)."""
         ...
 
     def final(self, view: Any, seats: Sequence[SeatInfo], since: Sequence[Happened], lang: str) -> Card:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -65,6 +66,13 @@ def footer(title: str, game_id: int, final: bool, lang: str) -> str:
     return t("table.footer.final" if final else "table.footer", lang, game=title, id=game_id)
 
 
+@dataclass(frozen=True, slots=True)
+class TurnMessage:
+    step: int
+    message_id: int
+    since: tuple[Happened, ...] = ()  # what it told before its own step
+
+
 class Talk:
     def __init__(self, bot: NumberBot, service: GameService, presenters: Presenters, languages: Languages) -> None:
         self.bot = bot
@@ -75,8 +83,13 @@ class Talk:
         self.scheduler = bot.scheduler
         self.retry_delays: tuple[float, ...] = RETRY_DELAYS
         self.locks = KeyedLocks()
-        # Per game: the step whose turn message is up and that message's id (to edit it once the step is over).
-        self.turn_messages: dict[int, tuple[int, int]] = {}
+        # Per game: the turn message that is up (to edit it once its step is over).
+        self.turn_messages: dict[int, TurnMessage] = {}
+
+    def since_of(self, game_id: int, step: int) -> tuple[Happened, ...]:
+        """What the turn message of ``step`` told before its own step (for the edit that closes it)."""
+        up = self.turn_messages.get(game_id)
+        return up.since if up is not None and up.step == step else ()
 
     def presenter(self, table: Table | GameRecord) -> Presenter:
         record = table.record if isinstance(table, Table) else table
@@ -172,13 +185,13 @@ class Talk:
         lang = await self.languages.for_game(record)
         seats = seat_infos(table)
         up = self.turn_messages.get(table.id)
-        if up is not None and shown != up[0]:
-            ended = next((r for r in reports if r.step == up[0]), None)
+        if up is not None and shown != up.step:
+            ended = next((r for r in reports if r.step == up.step), None)
             if ended is not None:
-                await self._edit(record, up[1], presenter.done(happened(table, ended), seats, lang))
-        if up is not None and any(r.step >= up[0] for r in reports):
+                await self._edit(record, up.message_id, presenter.done(happened(table, ended), seats, up.since, lang))
+        if up is not None and any(r.step >= up.step for r in reports):
             self.turn_messages.pop(table.id, None)
-        since = [happened(table, r) for r in reports if r.step not in (shown, up[0] if up else None)]
+        since = [happened(table, r) for r in reports if r.step not in (shown, up.step if up else None)]
         await self.open_turn(table, since, lang=lang)
 
     async def open_turn(self, table: Table, since: Sequence[Happened], *, lang: str | None = None,
@@ -206,7 +219,8 @@ class Talk:
         prompt = table.prompt
         if prompt is None or not table.awaited():
             return  # nobody human to wait for: the service is still settling
-        if self.turn_messages.get(game_id, (None,))[0] == step:
+        up = self.turn_messages.get(game_id)
+        if up is not None and up.step == step:
             return  # this step's turn message is up already
         self.arm(record)
         prefix = f"play:{record.kind}:{game_id}:{step}:"
@@ -220,7 +234,7 @@ class Talk:
                                       view=self.input_view(table, prompt, lang))
         if message is None:
             return
-        self.turn_messages[game_id] = (step, message.id)
+        self.turn_messages[game_id] = TurnMessage(step, message.id, tuple(since))
         await self.store.set_message(game_id, "status", message.id)
         await self.service.announced(game_id, step - 1)
 
@@ -307,7 +321,7 @@ class Talk:
                 full = await self.store.load_game(game_id)
                 table = await self.service.table(game_id)
                 if table.running and full.status_message_id is not None and full.phase == table.step:
-                    self.turn_messages.setdefault(game_id, (table.step, full.status_message_id))
+                    self.turn_messages.setdefault(game_id, TurnMessage(table.step, full.status_message_id))
                     if full.announced_phase >= table.step - 1:
                         self.arm(table.record)
                         return

@@ -2,6 +2,13 @@
 
 MESSAGES = {
     "numeri.title": "Numeri",
+    "numeri.picture.passed": ("Barrier after square {square}: passed, 3, 4 and 5 may be split.   "
+        "The game ends when {last} are all taken."),
+    "numeri.picture.closed": ("Barrier after square {square}: not passed yet.   "
+        "The game ends when {last} are all taken."),
+    "numeri.picture.to_play": "to play",
+    "numeri.picture.points": "{points} points",
+    "numeri.picture.off": "off the board: {tokens}",
     "numeri.cmd.numeri": "numeri",
     "numeri.cmd.numeri.desc": "Play Numeri, the race of numbered tokens",
     "numeri.cmd.start.desc": "Open a table of Numeri in this channel",

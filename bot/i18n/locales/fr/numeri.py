@@ -2,6 +2,13 @@
 
 MESSAGES = {
     "numeri.title": "Numeri",
+    "numeri.picture.passed": ("Barrière après la case {square} : franchie, 3, 4 et 5 se partagent.   "
+        "Fin quand {last} sont toutes prises."),
+    "numeri.picture.closed": ("Barrière après la case {square} : pas encore franchie.   "
+        "Fin quand {last} sont toutes prises."),
+    "numeri.picture.to_play": "à jouer",
+    "numeri.picture.points": "{points} points",
+    "numeri.picture.off": "hors plateau : {tokens}",
     "numeri.cmd.numeri": "numeri",
     "numeri.cmd.numeri.desc": "Jouer à Numeri, la course des pions numérotés",
     "numeri.cmd.start.desc": "Ouvrir une table de Numeri dans ce salon",
