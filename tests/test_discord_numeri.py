@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import dataclasses
 import re
+from typing import Any
 
 import pytest
 
@@ -178,3 +180,99 @@ async def test_score_and_board_at_any_moment(world: World) -> None:
     assert board.message is not None and board.message.attachments
     mine = await (await world.users["ben"].slash(world.general, "board")).wait()
     assert "Total:" in mine.text()
+
+
+async def test_every_game_the_table_serves_has_a_presenter_and_its_group(world: World) -> None:
+    assert world.bot is not None
+    kinds = set(world.bot.tables.games)
+    assert kinds and "thenumber" not in kinds
+    assert kinds <= set(world.bot.presenters.by_key)
+    synced = {c["name"]: c for c in world.fake.world.commands[None]}
+    for kind in kinds:
+        subcommands = {o["name"] for o in synced[kind]["options"]}
+        assert {"start", "rules", "join", "leave", "cancel", "kick"} <= subcommands
+
+
+async def test_a_move_committed_but_never_posted_is_told_once_after_restart(world: World) -> None:
+    await start_numeri(world, PLAYERS)
+    message = await next_turn(world)
+    assert message is not None
+    step = turn_step(message)
+    mover = whose_turn(world, message, PLAYERS)
+    table = await world.bot.tables.table(1)
+    (seat,) = table.prompt.seats  # type: ignore[union-attr]
+    # The bot dies right after committing the move, before telling anyone: simulate it.
+    await world.bot.tables.act(1, world.users[mover].id, action=table.game.legal(table.state, seat)[0], phase=step)
+    posted = len([m for m in world.fake.messages(world.general) if m.author_id == BOT_USER_ID])
+    await world.restart()
+    following = await next_turn(world, step)  # type: ignore[arg-type]
+    display = world.users[mover].user.display_name
+    if following is not None:
+        assert f"{display} rolled" in world.fake.visible_text(following)  # the missed move is told in it
+    await world.restart()
+    after = [m for m in world.fake.messages(world.general) if m.author_id == BOT_USER_ID]
+    assert len(after) == posted + 1  # one new message, whatever the restarts
+
+
+async def test_a_turn_message_posted_but_not_recorded_is_found_not_posted_again(world: World) -> None:
+    await start_numeri(world, PLAYERS)
+    message = await next_turn(world)
+    assert message is not None
+    while (await world.bot.store.load_game(1)).status_message_id != message.id:  # recorded just after the post
+        await asyncio.sleep(0.01)
+    await world.bot.store.db.execute("UPDATE games SET announced_phase = -1, status_message_id = NULL")
+    await world.bot.store.db.commit()
+    await world.restart()
+    record = await eventually_record(world, lambda r: r.status_message_id == message.id)
+    assert record.announced_phase == turn_step(message) - 1  # type: ignore[operator]
+    assert len(turn_messages(world)) == 1
+
+
+async def eventually_record(world: World, wanted: Any) -> Any:
+    """The game's row once it is ``wanted`` (the restore records what it found)."""
+    for _ in range(300):
+        record = await world.bot.store.load_game(1)
+        if wanted(record):
+            return record
+        await asyncio.sleep(0.01)
+    raise AssertionError("the record never reached the wanted state")
+
+
+async def test_a_dm_move_is_answered_once_and_dms_outside_a_game_stay_with_the_number(world: World) -> None:
+    lobby = await open_numeri(world, PLAYERS)
+    assert "has not started yet" in await world.dm("ana", "2")
+    await (await world.users["ana"].click(lobby, "Start")).wait()
+    message = await next_turn(world)
+    assert message is not None
+    step = turn_step(message)
+    mover = whose_turn(world, message, PLAYERS)
+    if mover == "ana":
+        table = await world.bot.tables.table(1)
+        moves = table.game.legal(table.state, 0)[0]["moves"]
+        before = len(world.fake.dms(world.users["ana"]))
+        answer = await world.dm("ana", " ".join(map(str, moves)))
+        assert answer == "Done."
+        await next_turn(world, step)  # type: ignore[arg-type]
+        assert len(world.fake.dms(world.users["ana"])) == before + 1  # one answer, not two
+    else:
+        answer = await world.dm("ana", "1")
+        assert "It is" in answer and "Ben" in answer
+    assert "/thenumber start" in await world.dm("cy", "123")  # not in a game: The Number's cog answers
+
+
+async def test_reminders_and_a_deadline_cost_at_most_two_calls_and_closed_dms_are_fine(world: World) -> None:
+    await start_numeri(world, PLAYERS, turn_seconds=60)
+    message = await next_turn(world)
+    assert message is not None
+    step = turn_step(message)
+    mover = whose_turn(world, message, PLAYERS)
+    dms_before = len(world.fake.dms(world.users[mover]))
+    await world.advance(31)  # the reminder (30 s before the deadline)
+    if mover == "ana":
+        reminder = await eventually(lambda: world.fake.dms(world.users["ana"])[dms_before:], what="a reminder")
+        assert "left for your Numeri move" in world.fake.visible_text(reminder[0])
+    before = len(world.fake.requests)
+    await world.advance(30)
+    await next_turn(world, step)  # type: ignore[arg-type]
+    calls = [r for r in world.fake.requests[before:] if not INTERACTION_PATHS.search(r.path)]
+    assert len(calls) <= 2, calls  # the edit of the turn message and the next turn message
