@@ -53,7 +53,9 @@ def default_ai_chooser() -> AIChooser | None:
 
 
 class NumberBot(commands.Bot):
-    def __init__(self, settings: Settings, store: GameStore | None = None, *, clock: Clock | None = None) -> None:
+    def __init__(self, settings: Settings, store: GameStore | None = None, *, clock: Clock | None = None,
+                 games: tuple[Game[Any, Any, Any], ...] | None = None,
+                 extensions: tuple[str, ...] = EXTENSIONS) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
@@ -73,7 +75,9 @@ class NumberBot(commands.Bot):
         self.games = TheNumberService(self.store, self.clock, default_turn_seconds=settings.turn_seconds,
                                       ai_chooser=default_ai_chooser())
         # Every game played through cogs/table, on the one generic update sequence.
-        self.tables = GameService(self.store, table_games(), self.clock, default_turn_seconds=settings.turn_seconds)
+        self.tables = GameService(self.store, games or table_games(), self.clock,
+                                  default_turn_seconds=settings.turn_seconds)
+        self.extensions_to_load = extensions
         self.presenters: Any = None  # filled by the game packages (cogs.table.presenter.register)
 
     async def setup_hook(self) -> None:
@@ -85,7 +89,7 @@ class NumberBot(commands.Bot):
         from cogs.thenumber.language import CatalogTranslator
 
         await self.tree.set_translator(CatalogTranslator())
-        for extension in EXTENSIONS:
+        for extension in self.extensions_to_load:
             await self.load_extension(extension)
         await self.sync_commands_if_changed()
 

@@ -37,6 +37,7 @@ class World:
     bot: NumberBot | None = None
     settings_overrides: dict[str, Any] = field(default_factory=dict)
     reply_burst: int = 1000
+    bot_options: dict[str, Any] = field(default_factory=dict)  # NumberBot keywords (games, extensions)
 
     # The bot ------------------------------------------------------------------------------------
     def settings(self) -> Settings:
@@ -47,7 +48,7 @@ class World:
         return Settings(_env_file=None, **values)  # type: ignore[call-arg]
 
     async def start_bot(self) -> NumberBot:
-        bot = NumberBot(self.settings(), clock=self.clock)
+        bot = NumberBot(self.settings(), clock=self.clock, **self.bot_options)
         await bot.login(self.fake.token)
         await self.fake.attach(bot)
         self.bot = bot
@@ -153,12 +154,13 @@ class World:
 
 
 async def make_world(fake: FakeDiscord, db_path: Path, clock: FakeClock, *, blocked: tuple[str, ...] = (),
-                     names: tuple[str, ...] = NAMES, display: dict[str, str] | None = None) -> World:
+                     names: tuple[str, ...] = NAMES, display: dict[str, str] | None = None,
+                     bot_options: dict[str, Any] | None = None) -> World:
     display = display or {}
     users = {n: fake.add_user(n, display_name=display.get(n, n.capitalize()), dm_blocked=n in blocked)
              for n in names}
     guild = fake.add_guild("Number Night", members=list(users.values()))
     general = fake.add_channel(guild, "general")
-    world = World(fake, db_path, clock, guild, general, users)
+    world = World(fake, db_path, clock, guild, general, users, bot_options=bot_options or {})
     await world.start_bot()
     return world

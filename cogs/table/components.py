@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
-from bot.i18n import DEFAULT, t
+from bot.i18n import DEFAULT, catalog, t
 
 from .presenter import Choice, Inputs
 
@@ -25,6 +25,12 @@ LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
 TEXT_FIELD_ID = "text"
 GAME = r"(?P<game>[a-z][a-z0-9_]*)"
 MODAL_ID = re.compile(r"play:" + GAME + r":(?P<id>\d+):(?P<step>\d+):text")
+
+
+def level_name(level: str, lang: str) -> str:
+    """An AI level as players read it: the catalogue's word for the usual levels, else the level itself."""
+    key = f"table.ai.level.{level}"
+    return t(key, lang) if key in catalog(DEFAULT) else level
 
 
 def _cog(interaction: Interaction) -> TableCog:
@@ -54,8 +60,8 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 class AddAISelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                   template=r"play:" + GAME + r":lobby:ai:(?P<id>\d+)"):
     def __init__(self, game: str, game_id: int, levels: tuple[str, ...] = (), lang: str = DEFAULT) -> None:
-        options = [discord.SelectOption(label=t("table.ai.option", lang, level=t(f"table.ai.level.{level}", lang)),
-                                        value=level) for level in levels] or [discord.SelectOption(label="-")]
+        options = [discord.SelectOption(label=t("table.ai.option", lang, level=level_name(level, lang)), value=level)
+                   for level in levels] or [discord.SelectOption(label="-")]
         super().__init__(discord.ui.Select(custom_id=f"play:{game}:lobby:ai:{game_id}",
                                            placeholder=t("table.ai.placeholder", lang), options=options))
         self.game, self.game_id = game, game_id

@@ -133,8 +133,8 @@ class Presenter(Protocol):
 
     def status(self, view: Any, prompt: Prompt, seats: Sequence[SeatInfo], since: Sequence[Happened],
                lang: str) -> Card:
-        """The turn message of a step awaiting humans; ``since``: the steps committed since the previous turn
-        message (AI moves, chance draws, passes), to be told in it."""
+        """The turn message of a step awaiting humans; ``since``: every step committed since the previous turn
+        message was posted (that message's own step first, then AI moves, chance draws, passes), to tell."""
         ...
 
     def done(self, happened: Happened, seats: Sequence[SeatInfo], since: Sequence[Happened], lang: str) -> Card:
