@@ -32,7 +32,7 @@ class NumeriCog(commands.Cog, name="Numeri"):
 
     def __init__(self, bot: NumberBot) -> None:
         self.bot = bot
-        self.languages = Languages(bot.store)
+        self.languages = Languages(bot.store, cache_forced=False)  # set by another cog's command
 
     @group.command(name=cmd("start", "cmd.start"), description=cmd("Open a table of Numeri in this channel",
                                                                     "numeri.cmd.start.desc"))

@@ -76,7 +76,7 @@ class TableCog(commands.Cog, name="Table"):
         self.service: GameService = bot.tables
         self.presenters: Presenters = getattr(bot, "presenters", None) or Presenters()
         self.kinds = frozenset(self.service.games)
-        self.languages = Languages(bot.store)
+        self.languages = Languages(bot.store, cache_forced=False)  # set by another cog's command
         self.talk = Talk(bot, self.service, self.presenters, self.languages)
         self._added: list[tuple[app_commands.Group, str]] = []
         self._fallback_score: app_commands.Command[Any, Any, Any] | None = None

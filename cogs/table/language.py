@@ -1,4 +1,4 @@
-"""Which language to speak where: a server may force one (``/thenumber language``); otherwise private
+"""Which language to speak where: a server may force one (a language command); otherwise private
 answers follow the user's Discord language and channel messages the server's."""
 
 from typing import Any
@@ -17,15 +17,17 @@ def _key(guild_id: int) -> str:
 
 
 class Languages:
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, *, cache_forced: bool = True) -> None:
         self.store = store
+        # False for a second instance beside the one whose command forces the language: always read it.
+        self.cache_forced = cache_forced
         self._forced: dict[int, str | None] = {}
         self._users: dict[int, str] = {}  # each user's Discord language, learnt from their interactions
 
     async def forced(self, guild_id: int | None) -> str | None:
         if guild_id is None:
             return None
-        if guild_id not in self._forced:
+        if guild_id not in self._forced or not self.cache_forced:
             value = await self.store.get_meta(_key(guild_id))
             self._forced[guild_id] = value if value in LANGUAGES else None
         return self._forced[guild_id]
