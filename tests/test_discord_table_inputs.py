@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.client import EXTENSIONS
+from cogs.table.presenter import Inputs, TextInput
 from tests.conftest import FakeClock
 from tests.discord_world import World, eventually, make_world
 from tests.fakediscord import FakeDiscord, Message
@@ -77,3 +78,23 @@ async def test_sealed_bids_are_chosen_privately_and_no_secret_reaches_the_channe
     for message in toys.fake.messages(toys.general):
         text = toys.fake.visible_text(message)
         assert not any(re.search(rf"(?<!\d){lucky}(?!\d)", text) for lucky in luckies), text
+
+
+async def test_who_has_bid_is_shown_and_free_text_opens_a_modal(toys: World) -> None:
+    await open_toy(toys, "bids", ("ana", "ben"))
+    turn = await eventually(lambda: latest(toys, "round 1"), what="the first round's message")
+    assert "Ana: waiting" in toys.fake.visible_text(turn)
+    # the presenter asks for free text: the private button opens a modal
+    presenter = toys.bot.presenters["bids"]
+    presenter.inputs = lambda *_: Inputs(private_label="Bid secretly", title="Your bid",  # type: ignore[method-assign]
+                                         text=TextInput("Bid", "0 to 10", 1, 2))
+    opened = await (await toys.users["ana"].click(turn, "Bid secretly")).wait()
+    assert opened.response_type == 9, opened.text()
+    refused = await (await toys.users["ana"].submit_modal(opened, {"Bid": "x"})).wait()
+    assert refused.ephemeral and "is not a bid" in refused.content
+    opened = await (await toys.users["ana"].click(turn, "Bid secretly")).wait()
+    acked = await (await toys.users["ana"].submit_modal(opened, {"Bid": "4"})).wait()
+    assert acked.ephemeral and "Bid 4, secretly" in acked.content
+    await toys.advance(3)  # the coalesced refresh of the turn message
+    shown = toys.fake.visible_text(toys.fake.world.messages[turn.id])
+    assert "Ana: has bid" in shown and "Ben: waiting" in shown and "4" not in shown.replace("Toy bids · game 1", "")

@@ -59,6 +59,7 @@ class ToyPresenter:
             lines.append(f"{names[view.turn]} rolled {view.die}: your move.")
             return _card(f"Toy race · {names[view.turn]}'s turn", "\n".join(x for x in lines if x))
         lines.append(f"Round {view.round}: bid secretly.")
+        lines += [f"{s.name}: {'waiting' if s.awaited else 'has bid'}" for s in seats]
         return _card(f"Toy bids · round {view.round}", "\n".join(x for x in lines if x))
 
     def done(self, happened: Happened, seats: Sequence[SeatInfo], since: Sequence[Happened], lang: str) -> Card:

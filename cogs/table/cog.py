@@ -337,9 +337,9 @@ class TableCog(commands.Cog, name="Table"):
         names = [safe_name(table.seat(s).name) for s in sorted(prompt.seats)] if prompt else []
         return Refused(t("table.error.their_turn", lang, name=", ".join(names)))
 
-    async def press(self, interaction: Interaction, game_id: int, step: int, index: int) -> None:
+    async def press(self, interaction: Interaction, kind: str, game_id: int, step: int, index: int) -> None:
         """A choice button (on the turn message, or on a private view of a sealed step)."""
-        presenter = await self._presenter_of(game_id)
+        presenter = self.presenters.by_key.get(kind)
         async with self.answering(interaction, "update", presenter):
             lang = await self._lang(interaction)
             table = await self._current(game_id, step)
@@ -355,9 +355,9 @@ class TableCog(commands.Cog, name="Table"):
             await self._act(interaction, table, step, legal[choice.actions[0]], lang,
                             on_turn_message=not table.prompt.sealed and not _is_ephemeral(interaction))
 
-    async def pick(self, interaction: Interaction, game_id: int, step: int, index: int) -> None:
+    async def pick(self, interaction: Interaction, kind: str, game_id: int, step: int, index: int) -> None:
         """A private select's pick (a group's actions, or a sealed step's options)."""
-        presenter = await self._presenter_of(game_id)
+        presenter = self.presenters.by_key.get(kind)
         async with self.answering(interaction, "update", presenter):
             lang = await self._lang(interaction)
             table = await self._current(game_id, step)
@@ -387,6 +387,8 @@ class TableCog(commands.Cog, name="Table"):
         if sealed and outcome.ack is not None:
             await edit(interaction, content=presenter.ack(outcome.ack.action, outcome.ack.changed, lang), view=None,
                        embeds=[])
+            if not outcome.reports:
+                self.talk.choice_made(outcome.table)
         elif on_turn_message and outcome.reports and outcome.reports[0].step == step:
             lang_game = await self.languages.for_game(outcome.table.record)
             card = presenter.done(happened(outcome.table, outcome.reports[0]), seat_infos(outcome.table),
@@ -399,9 +401,9 @@ class TableCog(commands.Cog, name="Table"):
         if outcome.reports:
             await self.talk.announce(outcome.table, outcome.reports)
 
-    async def open_private(self, interaction: Interaction, game_id: int, step: int) -> None:
+    async def open_private(self, interaction: Interaction, kind: str, game_id: int, step: int) -> None:
         """A sealed step's "Choose secretly": the seat's own options, privately (or a modal for free text)."""
-        presenter = await self._presenter_of(game_id)
+        presenter = self.presenters.by_key.get(kind)
         async with self.answering(interaction, None, presenter):
             lang = await self._lang(interaction)
             loading = asyncio.ensure_future(self._current(game_id, step))
@@ -446,6 +448,8 @@ class TableCog(commands.Cog, name="Table"):
         presenter = self.presenters[outcome.table.record.kind]
         if outcome.ack is not None and not outcome.reports:
             await answer(presenter.ack(outcome.ack.action, outcome.ack.changed, lang))
+            if outcome.table.prompt is not None and outcome.table.prompt.sealed:
+                self.talk.choice_made(outcome.table)
         else:
             await answer(t("table.done", lang))
         if outcome.reports:
@@ -488,13 +492,6 @@ class TableCog(commands.Cog, name="Table"):
             await answer(t("error.not_saved", lang))
             return
         await self._acknowledge(outcome, answer, lang)
-
-    async def _presenter_of(self, game_id: int) -> Presenter | None:
-        try:
-            table = await self.service.table(game_id)
-        except Exception:
-            return None
-        return self.presenters.by_key.get(table.record.kind)
 
     # Scores and boards --------------------------------------------------------------------------
     async def _record_for(self, interaction: Interaction) -> GameRecord | None:

@@ -85,7 +85,7 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         style = discord.ButtonStyle.primary if primary else discord.ButtonStyle.secondary
         super().__init__(discord.ui.Button(label=label[:80], emoji=emoji, style=style,
                                            custom_id=f"play:{game}:{game_id}:{step}:{index}"))
-        self.game_id, self.step, self.index = game_id, step, index
+        self.game, self.game_id, self.step, self.index = game, game_id, step, index
 
     @classmethod
     async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
@@ -95,9 +95,9 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def callback(self, interaction: Interaction) -> None:
         if self.index == "seal":
-            await _cog(interaction).open_private(interaction, self.game_id, self.step)
+            await _cog(interaction).open_private(interaction, self.game, self.game_id, self.step)
         else:
-            await _cog(interaction).press(interaction, self.game_id, self.step, int(self.index))
+            await _cog(interaction).press(interaction, self.game, self.game_id, self.step, int(self.index))
 
 
 class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -108,7 +108,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                  placeholder: str = "") -> None:
         super().__init__(discord.ui.Select(custom_id=f"play:{game}:{game_id}:{step}:pick", placeholder=placeholder
                                            or None, options=options or [discord.SelectOption(label="-")]))
-        self.game_id, self.step = game_id, step
+        self.game, self.game_id, self.step = game, game_id, step
 
     @classmethod
     async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
@@ -118,7 +118,7 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     async def callback(self, interaction: Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
         index = int(values[0]) if values and str(values[0]).isdigit() else -1
-        await _cog(interaction).pick(interaction, self.game_id, self.step, index)
+        await _cog(interaction).pick(interaction, self.game, self.game_id, self.step, index)
 
 
 class TextModal(discord.ui.Modal):

@@ -68,6 +68,7 @@ class SeatInfo:
     is_ai: bool = False
     gone: bool = False  # left or kicked
     away: bool = False  # timed out on its last two turns
+    awaited: bool = False  # the current step still waits for this seat (a sealed step: not chosen yet)
 
 
 @dataclass(frozen=True, slots=True)

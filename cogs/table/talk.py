@@ -40,8 +40,9 @@ RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)  # on top of discord.py's own retries of 500
 CATCH_UP_AFTER = 30.0  # a post that failed through every retry is tried again this much later
 BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)  # failed timer work (database errors), then every minute
 LOOKBACK = 50  # recent channel messages searched for a message already posted
-DEADLINE, REMINDER, CATCH_UP = "table-deadline", "table-reminder", "table-catch-up"
-TIMER_KEYS = (DEADLINE, REMINDER, CATCH_UP)
+STATUS_EDIT_DELAY = 2.0  # coalesce "who has chosen" edits of a sealed step: one edit for a burst of choices
+DEADLINE, REMINDER, CATCH_UP, STATUS = "table-deadline", "table-reminder", "table-catch-up", "table-status"
+TIMER_KEYS = (DEADLINE, REMINDER, CATCH_UP, STATUS)
 
 
 def edit_fields(card: Card) -> dict[str, Any]:
@@ -50,9 +51,9 @@ def edit_fields(card: Card) -> dict[str, Any]:
 
 
 def seat_infos(table: Table) -> list[SeatInfo]:
-    seated = table.seated
-    return [SeatInfo(s.seat, safe_name(s.name), s.is_ai, s.seat not in seated, table.running and table.away(s.seat))
-            for s in table.record.seats]
+    seated, awaited = table.seated, table.awaited()
+    return [SeatInfo(s.seat, safe_name(s.name), s.is_ai, s.seat not in seated, table.running and table.away(s.seat),
+                     s.seat in awaited) for s in table.record.seats]
 
 
 def happened(table: Table, report: StepReport) -> Happened:
@@ -261,6 +262,30 @@ class Talk:
                                                                                         view=None)
         except discord.HTTPException as exc:
             log.info("game %s: could not edit message %s: %s", record.id, message_id, exc)
+
+    def choice_made(self, table: Table) -> None:
+        """A sealed draft came in: show who has chosen on the turn message soon (once for a burst)."""
+        key = (STATUS, table.id)
+        if not self.scheduler.is_scheduled(key):
+            game_id, step = table.id, table.step
+            self.scheduler.schedule(key, self.bot.clock.now() + STATUS_EDIT_DELAY,
+                                    lambda: self.refresh_status(game_id, step))
+
+    async def refresh_status(self, game_id: int, step: int) -> None:
+        table = await self.service.table(game_id)
+        up = self.turn_messages.get(game_id)
+        prompt = table.prompt
+        if not table.running or table.step != step or up is None or up.step != step or prompt is None:
+            return
+        lang = await self.languages.for_game(table.record)
+        card = self.presenter(table).status(table.game.view(table.state, None), prompt, seat_infos(table), up.since,
+                                            lang)
+        card = self._with_footer(card, self.presenter(table).title(lang), game_id, False, lang)
+        try:
+            await self.channel(table.record.channel_id).get_partial_message(up.message_id).edit(
+                **edit_fields(card), view=self.input_view(table, prompt, lang))
+        except discord.HTTPException as exc:
+            log.info("game %s: could not refresh the turn message: %s", game_id, exc)
 
     # Timers -------------------------------------------------------------------------------------
     def arm(self, record: GameRecord) -> None:
