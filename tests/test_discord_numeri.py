@@ -276,3 +276,25 @@ async def test_reminders_and_a_deadline_cost_at_most_two_calls_and_closed_dms_ar
     await next_turn(world, step)  # type: ignore[arg-type]
     calls = [r for r in world.fake.requests[before:] if not INTERACTION_PATHS.search(r.path)]
     assert len(calls) <= 2, calls  # the edit of the turn message and the next turn message
+
+
+async def test_a_deadline_passed_while_the_bot_was_down_plays_at_start(world: World) -> None:
+    await start_numeri(world, PLAYERS, turn_seconds=60)
+    message = await next_turn(world)
+    assert message is not None
+    step = turn_step(message)
+    await world.stop_bot()
+    world.clock.advance(300)
+    await world.start_bot()
+    await world.bot.scheduler.fire_due()
+    await next_turn(world, step)  # type: ignore[arg-type]
+    record = await world.bot.store.load_game(1)
+    assert record.phase > step  # type: ignore[operator]
+
+
+async def test_the_number_commands_leave_a_numeri_table_alone(world: World) -> None:
+    await open_numeri(world, PLAYERS)
+    joined = await (await world.users["cy"].slash(world.general, "thenumber join")).wait()
+    assert joined.ephemeral and "There is no game in this channel" in joined.content
+    joined = await (await world.users["cy"].slash(world.general, "numeri join")).wait()
+    assert joined.ephemeral and "You took a seat" in joined.content

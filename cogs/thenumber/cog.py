@@ -488,7 +488,7 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
 
     async def _game_here(self, interaction: Interaction) -> GameRecord:
         record = await self.store.open_game_in_channel(interaction.channel_id or 0)
-        if record is None:
+        if record is None or record.kind != rules.GAME_KEY:  # another game's table: its own commands serve it
             raise NoGameHere()
         return record
 
@@ -500,7 +500,7 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
         if record is None and interaction.guild_id is not None:
             recent = await self.store.finished_games(interaction.guild_id, RECENT_GAMES)
             record = next((g for g in recent if g.channel_id == interaction.channel_id), None)
-        if record is None or record.status == "lobby":
+        if record is None or record.status == "lobby" or record.kind != rules.GAME_KEY:
             raise GameError("error.no_game_anywhere")
         return await self.games.table(record.id)
 
