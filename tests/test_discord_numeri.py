@@ -298,3 +298,22 @@ async def test_the_number_commands_leave_a_numeri_table_alone(world: World) -> N
     assert joined.ephemeral and "There is no game in this channel" in joined.content
     joined = await (await world.users["cy"].slash(world.general, "numeri join")).wait()
     assert joined.ephemeral and "You took a seat" in joined.content
+
+
+async def test_numeri_in_french(world: World) -> None:
+    world.guild.locale = "fr"
+    for user in world.users.values():
+        user.user.locale = "fr"
+    opened = await (await world.users["ana"].slash(world.general, "numeri start")).wait()
+    assert "Numeri : prenez place" in opened.text() and "Rejoindre" in opened.text()
+    await (await world.users["ben"].click(opened.message, "Rejoindre")).wait()
+    await (await world.users["ana"].click(opened.message, "Lancer")).wait()
+    turn = await eventually(lambda: next((m for m in world.fake.messages(world.general)
+                                          if m.embeds and "au tour de" in m.embeds[0].get("title", "")), None),
+                            what="the French turn message")
+    text = world.fake.visible_text(turn)
+    assert "a fait" in text and "Plateau :" in text and "Pion" in text
+    mover = next(n for n in PLAYERS if world.users[n].user.display_name in turn.embeds[0]["title"])
+    other = next(n for n in PLAYERS if n != mover)
+    refused = await (await world.users[other].click(turn, buttons(turn)[0]["custom_id"])).wait()
+    assert refused.ephemeral and "C'est au tour de" in refused.content
