@@ -317,3 +317,19 @@ async def test_numeri_in_french(world: World) -> None:
     other = next(n for n in PLAYERS if n != mover)
     refused = await (await world.users[other].click(turn, buttons(turn)[0]["custom_id"])).wait()
     assert refused.ephemeral and "C'est au tour de" in refused.content
+
+
+async def test_a_turn_message_recorded_but_not_marked_keeps_its_timer_after_restart(world: World) -> None:
+    await start_numeri(world, PLAYERS, turn_seconds=60)
+    message = await next_turn(world)
+    assert message is not None
+    step = turn_step(message)
+    while (await world.bot.store.load_game(1)).status_message_id != message.id:
+        await asyncio.sleep(0.01)
+    await world.bot.store.db.execute("UPDATE games SET announced_phase = -1")
+    await world.bot.store.db.commit()
+    await world.restart()
+    assert (await world.bot.store.load_game(1)).announced_phase == step - 1  # type: ignore[operator]
+    await world.advance(61)  # the deadline was armed again
+    await next_turn(world, step)  # type: ignore[arg-type]
+    assert len(turn_messages(world)) == 1  # the next one; the first became the record of the move

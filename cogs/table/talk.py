@@ -344,10 +344,12 @@ class Talk:
                 full = await self.store.load_game(game_id)
                 table = await self.service.table(game_id)
                 if table.running and full.status_message_id is not None and full.phase == table.step:
+                    # this step's turn message is up (the stop came after recording it): only the mark may lack
                     self.turn_messages.setdefault(game_id, TurnMessage(table.step, full.status_message_id))
-                    if full.announced_phase >= table.step - 1:
-                        self.arm(table.record)
-                        return
+                    if full.announced_phase < table.step - 1:
+                        await self.service.announced(game_id, table.step - 1)
+                    self.arm(table.record)
+                    return
                 if full.announced_phase >= full.phase - 1 and not table.running:
                     return
                 since = [happened(table, self.service.report_for(full, s))
