@@ -53,10 +53,8 @@ class World:
         await self.fake.attach(bot)
         self.bot = bot
         await asyncio.sleep(0)  # let the restore task run
-        for name in ("TheNumber", "Table"):
-            cog = bot.get_cog(name)
-            if cog is not None:
-                await asyncio.wait_for(cog._restoring, 5)  # type: ignore[attr-defined]
+        cog = bot.get_cog("TheNumber")
+        await asyncio.wait_for(cog._restoring, 5)  # type: ignore[union-attr]
         return bot
 
     async def stop_bot(self) -> None:
@@ -67,7 +65,16 @@ class World:
 
     async def restart(self) -> NumberBot:
         await self.stop_bot()
-        return await self.start_bot()
+        bot = await self.start_bot()
+        await self.tables_restored()
+        return bot
+
+    async def tables_restored(self) -> None:
+        """Wait for the shared front end's restore (the games it serves) to be done."""
+        assert self.bot is not None
+        table = self.bot.get_cog("Table")
+        if table is not None:
+            await asyncio.wait_for(table._restoring, 5)  # type: ignore[attr-defined]
 
     async def advance(self, seconds: float) -> None:
         """Move time on and run whatever timers fall due (deadlines, reminders, status refreshes)."""
@@ -163,4 +170,5 @@ async def make_world(fake: FakeDiscord, db_path: Path, clock: FakeClock, *, bloc
     general = fake.add_channel(guild, "general")
     world = World(fake, db_path, clock, guild, general, users, bot_options=bot_options or {})
     await world.start_bot()
+    await world.tables_restored()
     return world

@@ -286,6 +286,7 @@ async def test_a_deadline_passed_while_the_bot_was_down_plays_at_start(world: Wo
     await world.stop_bot()
     world.clock.advance(300)
     await world.start_bot()
+    await world.tables_restored()
     await world.bot.scheduler.fire_due()
     await next_turn(world, step)  # type: ignore[arg-type]
     record = await world.bot.store.load_game(1)

@@ -174,7 +174,7 @@ class NumeriPresenter:
                       placeholder=t("numeri.choice.placeholder", lang))
 
     def ack(self, action: Action, changed: bool, lang: str) -> str:
-        return t("table.done", lang)
+        return t("core.done", lang)
 
     def refusal(self, error: RuleError, lang: str) -> str:
         key = f"numeri.error.{error.key}"

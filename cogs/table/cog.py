@@ -51,7 +51,7 @@ def explain(error: Exception, lang: str, presenter: Presenter | None = None) -> 
     if isinstance(error, Refused):
         return str(error)
     if isinstance(error, TurnOver | StalePhase):
-        return t("table.error.turn_over", lang)
+        return t("core.error.turn_over", lang)
     if isinstance(error, GameError):
         return error.say(lang)
     if isinstance(error, RuleError):
@@ -102,8 +102,8 @@ class TableCog(commands.Cog, name="Table"):
             name=cmd("score", "cmd.score"), callback=self.score_cmd,
             description=cmd("The scoreboard of the game here (or of your game)", "cmd.score.desc")))
         self.bot.tree.add_command(app_commands.Command(
-            name=cmd("board", "table.cmd.board"), callback=self.board_cmd,
-            description=cmd("A player's board in the game here (or in your game)", "table.cmd.board.desc")))
+            name=cmd("board", "core.cmd.board"), callback=self.board_cmd,
+            description=cmd("A player's board in the game here (or in your game)", "core.cmd.board.desc")))
         self._restoring = asyncio.create_task(self._restore_when_ready(), name="restore tables")
 
     async def cog_unload(self) -> None:
@@ -170,7 +170,7 @@ class TableCog(commands.Cog, name="Table"):
         async with self.answering(interaction, "public"):
             game = self.service.game_of(kind)
             if not 0 <= ai_players <= game.seats.stop - 2:
-                raise Refused(t("table.error.ai_players", await self._lang(interaction), high=game.seats.stop - 2))
+                raise Refused(t("core.error.ai_players", await self._lang(interaction), high=game.seats.stop - 2))
             lang = await self.languages.for_channel(interaction)
             record = await self.service.open_lobby(interaction.guild_id, interaction.channel_id or 0,
                                                    interaction.user.id, interaction.user.display_name,
@@ -190,12 +190,12 @@ class TableCog(commands.Cog, name="Table"):
     def lobby_embed(self, record: GameRecord, lang: str, headline: str | None = None) -> discord.Embed:
         presenter = self.presenters[record.kind]
         game = self.service.game_of(record.kind)
-        embed = discord.Embed(title=t("table.lobby.title", lang, game=presenter.title(lang)),
+        embed = discord.Embed(title=t("core.lobby.title", lang, game=presenter.title(lang)),
                               description=headline or presenter.lobby(record.options, lang), colour=presenter.colour)
         names = [f"{seat_style(s.seat).symbol} {safe_name(s.name)}"
-                 + (t("table.lobby.host", lang) if s.user_id == record.host_id else "") for s in record.seated]
-        embed.add_field(name=t("table.lobby.seats", lang, taken=len(names), max=game.seats.stop - 1),
-                        value="\n".join(names) or t("table.lobby.nobody", lang), inline=False)
+                 + (t("core.lobby.host", lang) if s.user_id == record.host_id else "") for s in record.seated]
+        embed.add_field(name=t("core.lobby.seats", lang, taken=len(names), max=game.seats.stop - 1),
+                        value="\n".join(names) or t("core.lobby.nobody", lang), inline=False)
         return embed
 
     def _lobby_view(self, record: GameRecord, lang: str) -> discord.ui.View:
@@ -222,7 +222,7 @@ class TableCog(commands.Cog, name="Table"):
                 try:
                     lang = await self.languages.for_game(outcome.table.record)
                     await edit(interaction, embed=self.lobby_embed(outcome.table.record, lang,
-                                                                   t("table.lobby.started", lang)), view=None)
+                                                                   t("core.lobby.started", lang)), view=None)
                 finally:  # the game runs: it gets its turn message and timers whatever happened above
                     await self.talk.announce(outcome.table, outcome.reports)
             elif action == "cancel":
@@ -238,7 +238,7 @@ class TableCog(commands.Cog, name="Table"):
     async def _show_lobby(self, interaction: Interaction, record: GameRecord) -> None:
         lang = await self.languages.for_game(record)
         if record.status == "cancelled":
-            await edit(interaction, embed=self.lobby_embed(record, lang, t("table.lobby.everyone_left", lang)),
+            await edit(interaction, embed=self.lobby_embed(record, lang, t("core.lobby.everyone_left", lang)),
                        view=None)
             return
         await edit(interaction, embed=self.lobby_embed(record, lang), view=self._lobby_view(record, lang))
@@ -260,7 +260,7 @@ class TableCog(commands.Cog, name="Table"):
         record = await self.service.cancel(game_id, interaction.user.id, can_manage)
         self.talk.cancel_timers(game_id)
         lang = await self.languages.for_game(record)
-        closed = self.lobby_embed(record, lang, t("table.lobby.cancelled_by", lang,
+        closed = self.lobby_embed(record, lang, t("core.lobby.cancelled_by", lang,
                                                   name=safe_name(interaction.user.display_name)))
         if via_button and record.lobby_message_id == getattr(interaction.message, "id", None):
             await edit(interaction, embed=closed, view=None)
@@ -335,7 +335,7 @@ class TableCog(commands.Cog, name="Table"):
     def _their_turn(self, table: Table, lang: str) -> Refused:
         prompt = table.prompt
         names = [safe_name(table.seat(s).name) for s in sorted(prompt.seats)] if prompt else []
-        return Refused(t("table.error.their_turn", lang, name=", ".join(names)))
+        return Refused(t("core.error.their_turn", lang, name=", ".join(names)))
 
     async def press(self, interaction: Interaction, kind: str, game_id: int, step: int, index: int) -> None:
         """A choice button (on the turn message, or on a private view of a sealed step)."""
@@ -397,7 +397,7 @@ class TableCog(commands.Cog, name="Table"):
             await self.talk.announce(outcome.table, outcome.reports, shown=step)
             return
         else:
-            await edit(interaction, content=t("table.done", lang), view=None, embeds=[])
+            await edit(interaction, content=t("core.done", lang), view=None, embeds=[])
         if outcome.reports:
             await self.talk.announce(outcome.table, outcome.reports)
 
@@ -415,7 +415,7 @@ class TableCog(commands.Cog, name="Table"):
             kind = table.record.kind
             if not legal or inputs.text is not None:
                 if interaction.response.is_done():
-                    raise Refused(t("table.error.try_again", lang))
+                    raise Refused(t("core.error.try_again", lang))
                 modal = TextModal(kind, game_id, step, inputs)
                 await interaction.response.send_modal(modal)
                 modal.stop()
@@ -451,7 +451,7 @@ class TableCog(commands.Cog, name="Table"):
             if outcome.table.prompt is not None and outcome.table.prompt.sealed:
                 self.talk.choice_made(outcome.table)
         else:
-            await answer(t("table.done", lang))
+            await answer(t("core.done", lang))
         if outcome.reports:
             await self.talk.announce(outcome.table, outcome.reports)
 
@@ -476,7 +476,7 @@ class TableCog(commands.Cog, name="Table"):
                 log.info("could not answer a DM: %s", exc)
 
         if record.status == "lobby":
-            await answer(t("table.dm.lobby", lang, channel=f"<#{record.channel_id}>"))
+            await answer(t("core.dm.lobby", lang, channel=f"<#{record.channel_id}>"))
             return
         presenter = self.presenters[record.kind]
         try:
@@ -530,7 +530,7 @@ class TableCog(commands.Cog, name="Table"):
             await send(interaction, **card.fields(), ephemeral=not public)
 
     @app_commands.rename(player=cmd("player", "cmd.opt.player"))
-    @app_commands.describe(player=cmd("Whose board (default: yours)", "table.cmd.board.player"))
+    @app_commands.describe(player=cmd("Whose board (default: yours)", "core.cmd.board.player"))
     async def board_cmd(self, interaction: Interaction, player: discord.User | None = None) -> None:
         async with self.answering(interaction):
             lang = await self._lang(interaction)
@@ -538,7 +538,7 @@ class TableCog(commands.Cog, name="Table"):
             if record is None or record.status == "lobby":
                 raise GameError("error.no_game_anywhere")
             if record.kind not in self.kinds:
-                raise Refused(t("table.error.no_board", lang))
+                raise Refused(t("core.error.no_board", lang))
             table = await self.service.table(record.id)
             target = player or interaction.user
             seat = next((s for s in table.record.seats if s.user_id == target.id), None)

@@ -29,7 +29,7 @@ MODAL_ID = re.compile(r"play:" + GAME + r":(?P<id>\d+):(?P<step>\d+):text")
 
 def level_name(level: str, lang: str) -> str:
     """An AI level as players read it: the catalogue's word for the usual levels, else the level itself."""
-    key = f"table.ai.level.{level}"
+    key = f"core.ai.level.{level}"
     return t(key, lang) if key in catalog(DEFAULT) else level
 
 
@@ -44,7 +44,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         "start": discord.ButtonStyle.primary, "cancel": discord.ButtonStyle.danger}
 
     def __init__(self, game: str, action: str, game_id: int, lang: str = DEFAULT, disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(label=t(f"table.button.{action}", lang), style=self.STYLES[action],
+        super().__init__(discord.ui.Button(label=t(f"core.button.{action}", lang), style=self.STYLES[action],
                                            custom_id=f"play:{game}:lobby:{action}:{game_id}", disabled=disabled))
         self.game, self.action, self.game_id = game, action, game_id
 
@@ -60,10 +60,10 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 class AddAISelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                   template=r"play:" + GAME + r":lobby:ai:(?P<id>\d+)"):
     def __init__(self, game: str, game_id: int, levels: tuple[str, ...] = (), lang: str = DEFAULT) -> None:
-        options = [discord.SelectOption(label=t("table.ai.option", lang, level=level_name(level, lang)), value=level)
+        options = [discord.SelectOption(label=t("core.ai.option", lang, level=level_name(level, lang)), value=level)
                    for level in levels] or [discord.SelectOption(label="-")]
         super().__init__(discord.ui.Select(custom_id=f"play:{game}:lobby:ai:{game_id}",
-                                           placeholder=t("table.ai.placeholder", lang), options=options))
+                                           placeholder=t("core.ai.placeholder", lang), options=options))
         self.game, self.game_id = game, game_id
 
     @classmethod

@@ -64,7 +64,7 @@ def happened(table: Table, report: StepReport) -> Happened:
 
 
 def footer(title: str, game_id: int, final: bool, lang: str) -> str:
-    return t("table.footer.final" if final else "table.footer", lang, game=title, id=game_id)
+    return t("core.footer.final" if final else "core.footer", lang, game=title, id=game_id)
 
 
 @dataclass(frozen=True, slots=True)
