@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.client import table_games
-from cogs.table.presenter import Presenter, Presenters
+from cogs.table.presenter import Presenter
 
 METHODS = [name for name, value in vars(Presenter).items() if inspect.isfunction(value) and not name.startswith("_")]
 
@@ -28,8 +28,8 @@ class StubBot:
 async def test_the_game_package_registers_a_full_presenter(key: str) -> None:
     bot = StubBot()
     await importlib.import_module(f"cogs.{key}").setup(bot)
-    assert isinstance(bot.presenters, Presenters) and key in bot.presenters
-    presenter = bot.presenters[key]
+    assert bot.presenters is not None and key in bot.presenters.by_key  # (a reloaded module: no isinstance)
+    presenter = bot.presenters.by_key[key]
     assert presenter.key == key
     for name in METHODS:
         wanted = list(inspect.signature(getattr(Presenter, name)).parameters)[1:]
