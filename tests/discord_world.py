@@ -40,6 +40,7 @@ class World:
     bot: NumberBot | None = None
     settings_overrides: dict[str, Any] = field(default_factory=dict)
     reply_burst: int = 1000
+    bot_options: dict[str, Any] = field(default_factory=dict)  # NumberBot keywords (games, extensions)
 
     # The bot ------------------------------------------------------------------------------------
     def settings(self) -> Settings:
@@ -50,7 +51,7 @@ class World:
         return Settings(_env_file=None, **values)  # type: ignore[call-arg]
 
     async def start_bot(self) -> NumberBot:
-        bot = NumberBot(self.settings(), clock=self.clock)
+        bot = NumberBot(self.settings(), clock=self.clock, **self.bot_options)
         await bot.login(self.fake.token)
         await self.fake.attach(bot)
         self.bot = bot
@@ -67,7 +68,16 @@ class World:
 
     async def restart(self) -> NumberBot:
         await self.stop_bot()
-        return await self.start_bot()
+        bot = await self.start_bot()
+        await self.tables_restored()
+        return bot
+
+    async def tables_restored(self) -> None:
+        """Wait for the shared front end's restore (the games it serves) to be done."""
+        assert self.bot is not None
+        table = self.bot.get_cog("Table")
+        if table is not None:
+            await asyncio.wait_for(table._restoring, 5)  # type: ignore[attr-defined]
 
     async def advance(self, seconds: float) -> None:
         """Move time on and run whatever timers fall due (deadlines, reminders, status refreshes)."""
@@ -154,12 +164,14 @@ class World:
 
 
 async def make_world(fake: FakeDiscord, db_path: Path, clock: FakeClock, *, blocked: tuple[str, ...] = (),
-                     names: tuple[str, ...] = NAMES, display: dict[str, str] | None = None) -> World:
+                     names: tuple[str, ...] = NAMES, display: dict[str, str] | None = None,
+                     bot_options: dict[str, Any] | None = None) -> World:
     display = display or {}
     users = {n: fake.add_user(n, display_name=display.get(n, n.capitalize()), dm_blocked=n in blocked)
              for n in names}
     guild = fake.add_guild("Number Night", members=list(users.values()))
     general = fake.add_channel(guild, "general")
-    world = World(fake, db_path, clock, guild, general, users)
+    world = World(fake, db_path, clock, guild, general, users, bot_options=bot_options or {})
     await world.start_bot()
+    await world.tables_restored()
     return world

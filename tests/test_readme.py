@@ -9,6 +9,8 @@ import discord
 from discord import app_commands
 
 from bench.report import METHOD, results_markdown
+from cogs.numeri import NumeriCog
+from cogs.table.cog import TableCog
 from cogs.table.stats import make_board, stats_commands
 from cogs.thenumber.cog import TheNumberCog
 from cogs.thenumber.stats_presenter import TheNumberStats
@@ -30,9 +32,12 @@ def _code_commands() -> dict[str, list[str]]:
     """Every slash command the cogs define, by its full name, with its option names."""
     stats = stats_commands(make_board("thenumber", "thenumber", TheNumberStats()))
     grouped: list[Any] = [*TheNumberCog.group.commands, *stats]
-    top: list[Any] = [TheNumberCog.score, TheNumberCog.digits]
+    shared = TableCog._shared_commands(object.__new__(TableCog))  # the lobby commands of every other game
+    numeri: list[Any] = [*NumeriCog.group.commands, *shared]
+    board = app_commands.Command(name="board", description="-", callback=TableCog.board_cmd)
+    top: list[Any] = [TheNumberCog.score, TheNumberCog.digits, board]
     found: dict[str, list[str]] = {}
-    for prefix, commands in (("/thenumber ", grouped), ("/", top)):
+    for prefix, commands in (("/thenumber ", grouped), ("/numeri ", numeri), ("/", top)):
         for command in commands:
             assert isinstance(command, app_commands.Command)
             found[prefix + command.name] = [p.display_name for p in command.parameters]

@@ -435,6 +435,8 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
             log.warning("could not look up the game of a DM's author", exc_info=True)
             await answer(t("error.not_saved", lang))
             return
+        if record is not None and record.kind in getattr(self.bot, "tables", None).games:
+            return  # a game of the shared front end: cogs/table answers it (one answer per DM)
         if record is None:
             await answer(t("dm.no_game", lang))
         elif record.status == "lobby":
@@ -554,7 +556,7 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
 
     async def _game_here(self, interaction: Interaction) -> GameRecord:
         record = await self.store.open_game_in_channel(interaction.channel_id or 0)
-        if record is None:
+        if record is None or record.kind != rules.GAME_KEY:  # another game's table: its own commands serve it
             raise NoGameHere()
         return record
 
@@ -566,7 +568,7 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
         if record is None and interaction.guild_id is not None:
             recent = await self.store.finished_games(interaction.guild_id, RECENT_GAMES, self.games.spec.kind)
             record = next((g for g in recent if g.channel_id == interaction.channel_id), None)
-        if record is None or record.status == "lobby":
+        if record is None or record.status == "lobby" or record.kind != rules.GAME_KEY:
             raise GameError("error.no_game_anywhere")
         return await self.games.table(record.id)
 
