@@ -170,7 +170,6 @@ async def test_each_group_shows_its_own_games_and_exports_replay(world: World, t
     service = GameService(world.bot.store, GAMES, world.clock)
     ana, ben = world.users["ana"].id, world.users["ben"].id
     ids = {kind: await play(service, world.guild.id, [ana, ben], kind, seed=n) for n, kind in enumerate(KINDS)}
-    await add_group(world, "numeri", "numeri", NumeriStats())
     await add_group(world, "binomial", "binomial", BinomialStats())
 
     for command, kind in (("thenumber", "thenumber"), ("numeri", "numeri"), ("binomial", "binomial")):

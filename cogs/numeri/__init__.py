@@ -12,8 +12,10 @@ from bot.games.numeri.game import TURN_SECONDS
 from bot.games.numeri.rules import MAX_SEATS
 from cogs.table.language import Languages
 from cogs.table.presenter import register
+from cogs.table.stats import add_stats_commands
 
 from .render import KEY, PRESENTER
+from .stats import NumeriStats
 
 if TYPE_CHECKING:
     from bot.client import NumberBot
@@ -61,3 +63,7 @@ class NumeriCog(commands.Cog, name="Numeri"):
 async def setup(bot: NumberBot) -> None:
     register(bot, PRESENTER)
     await bot.add_cog(NumeriCog(bot))
+    group = bot.tree.get_command("numeri")
+    if not isinstance(group, app_commands.Group):
+        raise RuntimeError("NumeriCog did not register the /numeri group")
+    await add_stats_commands(bot, group, KEY, NumeriStats())
