@@ -4,12 +4,16 @@ import asyncio
 import hashlib
 import json
 import logging
+from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot.core.clock import Clock, SystemClock
+from bot.core.game import Game
+from bot.core.service import GameService
 from bot.core.timers import Scheduler
+from bot.games import GAMES
 from bot.services.thenumber import AIChooser, TheNumberService
 from bot.settings import Settings
 from storage.base import GameStore
@@ -18,7 +22,12 @@ from storage.sqlite import SQLiteStore
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.thenumber",)
+# Game packages first (each registers its presenter and its command group), the shared front end last.
+EXTENSIONS = ("cogs.thenumber", "cogs.numeri", "cogs.table")
+# Where each game is played on Discord: these keep their own cog package for now; every other game of
+# GAMES is run by ``bot.tables`` and played through the shared front end ``cogs/table``.
+OWN_COGS = frozenset({"thenumber"})
+NOT_ON_DISCORD_YET = frozenset({"binomial"})  # no presenter yet: its package will remove it from here
 COMMANDS_HASH_KEY = "commands_hash"
 
 
@@ -28,6 +37,11 @@ def intents() -> discord.Intents:
     wanted.guilds = True
     wanted.dm_messages = True
     return wanted
+
+
+def table_games(games: tuple[Game[Any, Any, Any], ...] = GAMES) -> tuple[Game[Any, Any, Any], ...]:
+    """The games the shared front end serves."""
+    return tuple(g for g in games if g.key not in OWN_COGS | NOT_ON_DISCORD_YET)
 
 
 def default_ai_chooser() -> AIChooser | None:
@@ -58,6 +72,9 @@ class NumberBot(commands.Bot):
         self.scheduler = Scheduler(self.clock)
         self.games = TheNumberService(self.store, self.clock, default_turn_seconds=settings.turn_seconds,
                                       ai_chooser=default_ai_chooser())
+        # Every game played through cogs/table, on the one generic update sequence.
+        self.tables = GameService(self.store, table_games(), self.clock, default_turn_seconds=settings.turn_seconds)
+        self.presenters: Any = None  # filled by the game packages (cogs.table.presenter.register)
 
     async def setup_hook(self) -> None:
         await self.store.open()

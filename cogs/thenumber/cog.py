@@ -435,6 +435,8 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
             log.warning("could not look up the game of a DM's author", exc_info=True)
             await answer(t("error.not_saved", lang))
             return
+        if record is not None and record.kind in getattr(self.bot, "tables", None).games:
+            return  # a game of the shared front end: cogs/table answers it (one answer per DM)
         if record is None:
             await answer(t("dm.no_game", lang))
         elif record.status == "lobby":

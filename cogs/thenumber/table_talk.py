@@ -263,7 +263,8 @@ class TableTalk:
                 self.arm_timers(record)
         # A game whose final reveal was committed but never posted.
         for record in await self.store.unannounced_finished_games():
-            await self.catch_up(record.id)
+            if record.kind == self.games.spec.kind:  # other kinds are caught up by their own front end
+                await self.catch_up(record.id)
         self._sweeping = asyncio.create_task(self.sweep([r.id for r in running]), name="restart sweep")
 
     async def sweep(self, game_ids: list[int]) -> None:

@@ -1,22 +1,32 @@
-"""Table rules on Discord (hosts, abandoned games, servers and permissions): French."""
+"""Le front Discord commun à tous les jeux (salon d'attente, boutons, refus, MP) : français."""
 
 MESSAGES = {
-    "lobby.host_passed": "{old} a quitté la table : {new} est maintenant l'hôte.",
-    "game.abandoned": "La partie est abandonnée : il reste moins de deux joueurs. Elle ne compte dans aucune "
-                      "statistique.",
-    "reply.left_abandoned": "Vous avez quitté la partie. Avec moins de deux joueurs restants, elle est abandonnée "
-                            "et ne compte dans aucune statistique.",
-    "reply.kicked_abandoned": "{name} ne joue plus. Avec moins de deux joueurs restants, la partie est abandonnée "
-                              "et ne compte dans aucune statistique.",
-    "stop.guild_removed": "le bot a été retiré de ce serveur",
-    "error.guild_only": "The Number se joue sur un serveur : utilisez cette commande dans un salon de serveur.",
-    "error.ai_level": "Ce niveau d'IA n'existe pas ; choisissez parmi : {levels}.",
-    "error.missing_permissions": "Je ne peux pas mener une partie dans ce salon : il me manque ici la permission "
-                                 "{permissions}. Demandez à un administrateur du serveur de me l'accorder, puis "
-                                 "réessayez.",
-    "perm.view_channel": "Voir le salon",
-    "perm.send_messages": "Envoyer des messages",
-    "perm.send_messages_in_threads": "Envoyer des messages dans les fils",
-    "perm.embed_links": "Intégrer des liens",
-    "perm.attach_files": "Joindre des fichiers",
+    "table.lobby.title": "{game} : prenez place",
+    "table.lobby.seats": "Places ({taken}/{max})",
+    "table.lobby.nobody": "personne pour l'instant",
+    "table.lobby.host": " (hôte)",
+    "table.lobby.started": "La partie a commencé : suivez les messages de tour ci-dessous.",
+    "table.lobby.cancelled_by": "Annulée par {name}.",
+    "table.lobby.everyone_left": "Tout le monde est parti ; la table est fermée.",
+    "table.button.join": "Rejoindre",
+    "table.button.leave": "Quitter",
+    "table.button.start": "Lancer",
+    "table.button.cancel": "Annuler",
+    "table.ai.placeholder": "Ajouter une IA (hôte)…",
+    "table.ai.option": "Ajouter une IA ({level})",
+    "table.ai.level.easy": "facile",
+    "table.ai.level.normal": "normale",
+    "table.ai.level.hard": "difficile",
+    "table.footer": "{game} · partie {id}",
+    "table.footer.final": "{game} · partie {id} · fin",
+    "table.done": "C'est fait.",
+    "table.dm.lobby": "La partie dans {channel} n'a pas encore commencé.",
+    "table.error.turn_over": "Ce tour est terminé. Utilisez le dernier message de tour.",
+    "table.error.their_turn": "C'est au tour de {name}, pas au vôtre.",
+    "table.error.ai_players": "Ce jeu accepte de 0 à {high} IA au départ.",
+    "table.error.try_again": "J'ai répondu trop lentement ; appuyez à nouveau sur le bouton.",
+    "table.error.no_board": "Ce jeu montre ses plateaux avec sa propre commande.",
+    "table.cmd.board": "plateau",
+    "table.cmd.board.desc": "Le plateau d'un joueur dans la partie ici (ou dans la vôtre)",
+    "table.cmd.board.player": "Le plateau de qui (par défaut : le vôtre)",
 }

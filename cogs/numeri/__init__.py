@@ -1,0 +1,63 @@
+"""Numeri on Discord: the ``/numeri`` group (start, rules) and the presenter; the rest is cogs/table's."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games.numeri.game import TURN_SECONDS
+from bot.games.numeri.rules import MAX_SEATS
+from cogs.table.language import Languages
+from cogs.table.presenter import register
+
+from .render import KEY, PRESENTER
+
+if TYPE_CHECKING:
+    from bot.client import NumberBot
+
+Interaction = discord.Interaction[Any]
+LOW, HIGH = TURN_SECONDS.min or 15, TURN_SECONDS.max or 3600
+
+
+def cmd(text: str, key: str) -> app_commands.locale_str:
+    return app_commands.locale_str(text, key=key)
+
+
+class NumeriCog(commands.Cog, name="Numeri"):
+    group = app_commands.Group(name=cmd("numeri", "numeri.cmd.numeri"),
+                               description=cmd("Play Numeri, the race of numbered tokens", "numeri.cmd.numeri.desc"))
+
+    def __init__(self, bot: NumberBot) -> None:
+        self.bot = bot
+        self.languages = Languages(bot.store)
+
+    @group.command(name=cmd("start", "cmd.start"), description=cmd("Open a table of Numeri in this channel",
+                                                                    "numeri.cmd.start.desc"))
+    @app_commands.rename(turn_seconds=cmd("turn_seconds", "cmd.opt.turn_seconds"),
+                         ai_players=cmd("ai_players", "cmd.opt.ai_players"),
+                         ai_level=cmd("ai_level", "cmd.opt.ai_level"))
+    @app_commands.describe(turn_seconds=cmd("Seconds per turn (15-3600)", "cmd.opt.turn_seconds.desc"),
+                           ai_players=cmd("AI players to seat now (0-3)", "numeri.cmd.opt.ai_players.desc"),
+                           ai_level=cmd("How well the AI players play", "cmd.opt.ai_level.desc"))
+    @app_commands.guild_only()
+    async def start(self, interaction: Interaction, turn_seconds: app_commands.Range[int, LOW, HIGH] | None = None,
+                    ai_players: app_commands.Range[int, 0, MAX_SEATS - 1] = 0,
+                    ai_level: Literal["easy", "normal", "hard"] = "normal") -> None:
+        table = self.bot.get_cog("Table")
+        seconds = turn_seconds or self.bot.settings.turn_seconds
+        await table.open_table(interaction, KEY, {"turn_seconds": seconds}, ai_players,  # type: ignore[union-attr]
+                               ai_level)
+
+    @group.command(name=cmd("rules", "cmd.rules"), description=cmd("How to play Numeri", "numeri.cmd.rules.desc"))
+    async def rules_cmd(self, interaction: Interaction) -> None:
+        lang = await self.languages.for_user(interaction)
+        card = PRESENTER.rules(lang)
+        await interaction.response.send_message(embeds=list(card.embeds), ephemeral=True)
+
+
+async def setup(bot: NumberBot) -> None:
+    register(bot, PRESENTER)
+    await bot.add_cog(NumeriCog(bot))

@@ -1,0 +1,212 @@
+"""Numeri's presenter for the shared front end: texts, embeds and the board picture, from views and events."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import discord
+
+from bot.core.game import Action, Prompt, RuleError, Seat
+from bot.games.numeri import engine
+from bot.games.numeri.engine import Move, Moved, Passed, Rolled
+from bot.games.numeri.rules import MAX_SEATS, MIN_SEATS, STAR, TOKENS, UNENTERED_POINTS, VALUE
+from bot.games.numeri.view import NumeriView
+from bot.i18n import catalog, t
+from cogs.seats import seat_style
+from cogs.table.presenter import Card, Choice, Happened, Inputs, Picture, SeatInfo
+
+from .picture import draw
+
+KEY = "numeri"
+BOARD_FILE = "numeri-board.png"
+
+
+def duration(seconds: int, lang: str) -> str:
+    minutes, rest = divmod(seconds, 60)
+    if minutes and rest:
+        return t("numeri.time.min_s", lang, m=minutes, s=rest)
+    return t("numeri.time.min", lang, m=minutes) if minutes else t("numeri.time.s", lang, s=rest)
+
+
+def who(seats: Sequence[SeatInfo], seat: int) -> str:
+    info = next((s for s in seats if s.seat == seat), None)
+    return f"{seat_style(seat).symbol} {info.name if info else seat + 1}"
+
+
+def face(roll: Any, lang: str) -> str:
+    return t("numeri.star", lang) if roll == STAR else str(roll)
+
+
+def square_text(square: int | None, lang: str) -> str:
+    return t("numeri.off", lang) if square is None else str(square)
+
+
+def move_text(move: Move, lang: str) -> str:
+    if move.start is None:
+        return t("numeri.move.enter", lang, token=move.token, end=move.end)
+    return t("numeri.move.step", lang, token=move.token, start=move.start, end=move.end)
+
+
+def moves_text(moves: Sequence[Move], lang: str) -> str:
+    return t("numeri.and", lang).join(move_text(m, lang) for m in moves)
+
+
+def board_line(view: NumeriView, seats: Sequence[SeatInfo], lang: str) -> str:
+    """The picture's facts as one short text, for screen readers."""
+    parts = []
+    for seat in range(view.seats):
+        tokens = " ".join(f"{token}:{square_text(sq, lang)}" for token, sq in zip(TOKENS, view.positions[seat],
+                                                                                   strict=True))
+        parts.append(t("numeri.board.seat", lang, name=who(seats, seat), tokens=tokens, score=view.scores[seat]))
+    barrier = t("numeri.board.barrier_passed" if view.barrier_passed else "numeri.board.barrier", lang,
+                square=view.barrier)
+    return t("numeri.board.line", lang, seats="; ".join(parts), barrier=barrier)
+
+
+def event_line(happened: Happened, seats: Sequence[SeatInfo], lang: str) -> str | None:
+    """One step told in a line (None: nothing worth telling, e.g. the roll shown on the turn message)."""
+    event = happened.event
+    if isinstance(event, Rolled):
+        return None
+    if isinstance(event, Passed):
+        return t("numeri.event.passed", lang, name=who(seats, event.seat), roll=face(event.roll, lang))
+    if isinstance(event, Moved):
+        key = "numeri.event.timeout" if happened.reason == "deadline" else "numeri.event.moved"
+        line = t(key, lang, name=who(seats, event.seat), roll=face(event.roll, lang),
+                 moves=moves_text(event.moves, lang))
+        if event.extra_turn:
+            line += " " + t("numeri.event.extra", lang, name=who(seats, event.seat))
+        return line
+    return None
+
+
+def since_text(since: Sequence[Happened], seats: Sequence[SeatInfo], lang: str) -> str:
+    return "\n".join(line for h in since if (line := event_line(h, seats, lang)) is not None)
+
+
+def picture(view: NumeriView, seats: Sequence[SeatInfo], lang: str) -> Picture:
+    names = [s.name.replace("\\", "") for s in sorted(seats, key=lambda s: s.seat)]
+    return Picture(BOARD_FILE, draw(view, names, lang), board_line(view, seats, lang)[:1000])
+
+
+def legal_label(view: NumeriView, seat: int, moves: Sequence[int], lang: str) -> str:
+    """A button's text: the token(s) and where they would go."""
+    positions, parts = view.positions, []
+    for token in moves:
+        end = engine.destination(positions, seat, token)
+        start = positions[seat][token - 1]
+        parts.append(t("numeri.choice.part", lang, token=token, start=square_text(start, lang),
+                       end="?" if end is None else end))
+        if end is not None:
+            positions, _ = engine.step(positions, seat, token)
+    return " + ".join(parts)
+
+
+def points_line(view: NumeriView, seat: int, lang: str) -> str:
+    parts = []
+    for token, square in zip(TOKENS, view.positions[seat], strict=True):
+        if square is None:
+            parts.append(t("numeri.points.off", lang, token=token, value=UNENTERED_POINTS,
+                           points=token * UNENTERED_POINTS))
+        else:
+            parts.append(t("numeri.points.on", lang, token=token, square=square, value=VALUE[square],
+                           points=engine.token_points(token, square)))
+    return "\n".join(parts)
+
+
+class NumeriPresenter:
+    key = KEY
+    colour = discord.Colour.teal()
+
+    def title(self, lang: str) -> str:
+        return t("numeri.title", lang)
+
+    def lobby(self, options: Mapping[str, Any], lang: str) -> str:
+        return t("numeri.lobby.description", lang, min=MIN_SEATS, max=MAX_SEATS,
+                 per_turn=duration(int(options.get("turn_seconds", 120)), lang))
+
+    def rules(self, lang: str) -> Card:
+        return Card(embeds=(discord.Embed(title=t("numeri.rules.title", lang), description=t("numeri.rules.text", lang),
+                                          colour=self.colour),))
+
+    def _board_embed(self, title: str, text: str, view: NumeriView, seats: Sequence[SeatInfo], lang: str
+                     ) -> tuple[discord.Embed, Picture]:
+        embed = discord.Embed(title=title, description=text[:4000], colour=self.colour)
+        embed.set_image(url=f"attachment://{BOARD_FILE}")
+        return embed, picture(view, seats, lang)
+
+    def status(self, view: NumeriView, prompt: Prompt, seats: Sequence[SeatInfo], since: Sequence[Happened],
+               lang: str) -> Card:
+        name = who(seats, view.current)
+        lines = [since_text(since, seats, lang),
+                 t("numeri.turn.rolled", lang, name=name, roll=face(view.roll, lang)),
+                 t("numeri.turn.timeout", lang), board_line(view, seats, lang)]
+        away = [who(seats, s.seat) for s in seats if s.away]
+        if away:
+            lines.append(t("numeri.turn.away", lang, names=", ".join(away)))
+        embed, pic = self._board_embed(t("numeri.turn.title", lang, name=name), "\n\n".join(x for x in lines if x),
+                                       view, seats, lang)
+        return Card(embeds=(embed,), pictures=(pic,))
+
+    def done(self, happened: Happened, seats: Sequence[SeatInfo], since: Sequence[Happened], lang: str) -> Card:
+        view: NumeriView = happened.after
+        text = "\n".join(x for x in (since_text(since, seats, lang), event_line(happened, seats, lang)) if x)
+        embed, pic = self._board_embed(t("numeri.done.title", lang), f"{text}\n\n{board_line(view, seats, lang)}",
+                                       view, seats, lang)
+        return Card(embeds=(embed,), pictures=(pic,))
+
+    def final(self, view: NumeriView, seats: Sequence[SeatInfo], since: Sequence[Happened], lang: str) -> Card:
+        winners = [who(seats, s) for s in range(view.seats) if view.scores[s] == max(view.scores)]
+        text = "\n\n".join(x for x in (since_text(since, seats, lang),
+                                       t("numeri.final.winners", lang, names=", ".join(winners))) if x)
+        embed, pic = self._board_embed(t("numeri.final.title", lang), text, view, seats, lang)
+        for seat in range(view.seats):
+            embed.add_field(name=t("numeri.final.seat", lang, name=who(seats, seat), score=view.scores[seat]),
+                            value=points_line(view, seat, lang), inline=True)
+        return Card(embeds=(embed,), pictures=(pic,))
+
+    def inputs(self, view: NumeriView, prompt: Prompt, seat: Seat, legal: Sequence[Action] | None, lang: str
+               ) -> Inputs:
+        choices = tuple(Choice(legal_label(view, seat, list(a["moves"]), lang), (i,), seat_style(seat).symbol)
+                        for i, a in enumerate(legal or ()))
+        return Inputs(choices=choices, labels=tuple(c.label for c in choices), title=t("numeri.title", lang),
+                      placeholder=t("numeri.choice.placeholder", lang))
+
+    def ack(self, action: Action, changed: bool, lang: str) -> str:
+        return t("table.done", lang)
+
+    def refusal(self, error: RuleError, lang: str) -> str:
+        key = f"numeri.error.{error.key}"
+        if error.key == "blocked" and error.values.get("after") is not None:
+            key = "numeri.error.blocked_after"
+        if key not in catalog(lang) and key not in catalog("en"):
+            return str(error)
+        return t(key, lang, **error.values)
+
+    def reminder(self, view: NumeriView, seat: Seat, seconds: int, channel_id: int, lang: str) -> str:
+        return t("numeri.reminder", lang, seconds=seconds, channel=f"<#{channel_id}>")
+
+    def score(self, view: NumeriView, seats: Sequence[SeatInfo], lang: str) -> Card:
+        embed = discord.Embed(title=t("numeri.score.title" if not view.over else "numeri.final.title", lang),
+                              colour=self.colour)
+        for seat in range(view.seats):
+            info = next((s for s in seats if s.seat == seat), None)
+            mark = t("numeri.score.away", lang) if info and info.away else ""
+            tokens = " ".join(f"{token}:{square_text(sq, lang)}" for token, sq in zip(TOKENS, view.positions[seat],
+                                                                                       strict=True))
+            embed.add_field(name=f"{who(seats, seat)}{mark}", value=t("numeri.score.line", lang,
+                                                                      score=view.scores[seat], tokens=tokens),
+                            inline=False)
+        if not view.over:
+            embed.set_footer(text=t("numeri.score.turn", lang, name=who(seats, view.current)))
+        return Card(embeds=(embed,))
+
+    def board(self, view: NumeriView, seat: Seat, seats: Sequence[SeatInfo], lang: str) -> Card:
+        embed, pic = self._board_embed(t("numeri.board.title", lang, name=who(seats, seat)),
+                                       t("numeri.board.total", lang, score=view.scores[seat]) + "\n"
+                                       + points_line(view, seat, lang), view, seats, lang)
+        return Card(embeds=(embed,), pictures=(pic,))
+
+
+PRESENTER = NumeriPresenter()

@@ -1,0 +1,18 @@
+"""The shared Discord front end of the games run by ``bot.tables`` (a GameService): lobby, inputs, timers.
+
+Loaded after the game packages (each registers its presenter and its command group); see presenter.py for
+what a game provides.
+"""
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.client import NumberBot
+
+
+async def setup(bot: "NumberBot") -> None:
+    from .cog import TableCog
+    from .components import DYNAMIC_ITEMS
+
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    await bot.add_cog(TableCog(bot))

@@ -1,0 +1,571 @@
+"""The shared front end of the games ``bot.tables`` runs: lobby buttons, inputs built from each step's prompt,
+the DM router, the shared subcommands, ``/score`` and ``/board``. Thin: check, call the service, let the
+game's presenter say it, let :class:`Talk` post it. Every refusal is a private line."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.core.errors import GameError, NoGameHere, NotRunning, NotYourTurn, TurnOver
+from bot.core.game import Action, RuleError
+from bot.core.service import GameService, Outcome
+from bot.core.table import Table
+from bot.i18n import DEFAULT, t
+from cogs.seats import safe_name, seat_style
+from storage.base import AlreadyPlaying, ChannelBusy, GameFull, GameRecord, StalePhase, StoreError, WrongStatus
+
+from .answers import Deferral, SlowAnswer, edit, reply, send
+from .components import MODAL_ID, TEXT_FIELD_ID, TextModal, choices_view, lobby_view, pick_view
+from .language import Languages
+from .presenter import Presenter, Presenters
+from .talk import Talk, edit_fields, happened, seat_infos
+
+if TYPE_CHECKING:
+    from bot.client import NumberBot
+
+log = logging.getLogger(__name__)
+Interaction = discord.Interaction[Any]
+AI_NAMES = ("Ada", "Blaise", "Carl", "Dora", "Emmy", "Fermat")
+RECENT_GAMES = 20  # /score after a game looks this far back for the channel's last finished game
+MODAL_CHECK_WITHIN = 1.5  # a modal cannot follow a deferral: past this, defer and say so
+
+
+def cmd(text: str, key: str) -> app_commands.locale_str:
+    return app_commands.locale_str(text, key=key)
+
+
+class Refused(Exception):
+    """A request refused with a ready sentence (already in the user's language)."""
+
+
+def explain(error: Exception, lang: str, presenter: Presenter | None = None) -> str:
+    if isinstance(error, Refused):
+        return str(error)
+    if isinstance(error, TurnOver | StalePhase):
+        return t("table.error.turn_over", lang)
+    if isinstance(error, GameError):
+        return error.say(lang)
+    if isinstance(error, RuleError):
+        return presenter.refusal(error, lang) if presenter is not None else str(error)
+    if isinstance(error, ChannelBusy):
+        return t("error.channel_busy", lang)
+    if isinstance(error, AlreadyPlaying):
+        return t("error.already_playing", lang, channel=f"<#{error.channel_id}>")
+    if isinstance(error, GameFull):
+        return t("error.full", lang)
+    if isinstance(error, WrongStatus):
+        return NotRunning(error.status).say(lang)
+    return t("error.generic", lang)
+
+
+USER_ERRORS = (GameError, StoreError, RuleError, Refused)
+
+
+class TableCog(commands.Cog, name="Table"):
+    def __init__(self, bot: NumberBot) -> None:
+        self.bot = bot
+        self.service: GameService = bot.tables
+        self.presenters: Presenters = getattr(bot, "presenters", None) or Presenters()
+        self.kinds = frozenset(self.service.games)
+        self.languages = Languages(bot.store)
+        self.talk = Talk(bot, self.service, self.presenters, self.languages)
+        self._added: list[tuple[app_commands.Group, str]] = []
+        self._fallback_score: app_commands.Command[Any, Any, Any] | None = None
+
+    # Life cycle ---------------------------------------------------------------------------------
+    async def cog_load(self) -> None:
+        missing = sorted(k for k in self.kinds if k not in self.presenters)
+        if missing:
+            raise RuntimeError(f"no presenter registered for {missing}: load the game packages before cogs.table")
+        for kind in sorted(self.kinds):
+            group = self.bot.tree.get_command(kind)
+            if not isinstance(group, app_commands.Group):
+                raise RuntimeError(f"no /{kind} group: load the game's package before cogs.table")
+            for command in self._shared_commands():
+                group.add_command(command)
+                self._added.append((group, command.name))
+        # One /score for every game: a /score registered before (a game with its own cog) keeps serving its kinds.
+        existing = self.bot.tree.get_command("score")
+        if isinstance(existing, app_commands.Command):
+            self._fallback_score = existing
+            self.bot.tree.remove_command("score")
+        self.bot.tree.add_command(app_commands.Command(
+            name=cmd("score", "cmd.score"), callback=self.score_cmd,
+            description=cmd("The scoreboard of the game here (or of your game)", "cmd.score.desc")))
+        self.bot.tree.add_command(app_commands.Command(
+            name=cmd("board", "table.cmd.board"), callback=self.board_cmd,
+            description=cmd("A player's board in the game here (or in your game)", "table.cmd.board.desc")))
+        self._restoring = asyncio.create_task(self._restore_when_ready(), name="restore tables")
+
+    async def cog_unload(self) -> None:
+        self._restoring.cancel()
+        for group, name in self._added:
+            group.remove_command(name)
+        self.bot.tree.remove_command("board")
+        self.bot.tree.remove_command("score")
+        if self._fallback_score is not None:
+            self.bot.tree.add_command(self._fallback_score)
+
+    async def _restore_when_ready(self) -> None:
+        await self.bot.wait_until_ready()
+        for attempt in itertools.count():
+            try:
+                await self.talk.restore()
+                return
+            except Exception as exc:  # a locked or failing database: nothing was announced twice, try again
+                delay = self.talk.backoff(attempt)
+                log.warning("could not restore the tables (%s); trying again in %.0f s", exc, delay)
+                await asyncio.sleep(delay)
+
+    def _shared_commands(self) -> list[app_commands.Command[Any, Any, Any]]:
+        def command(name: str, description: str, callback: Any) -> app_commands.Command[Any, Any, Any]:
+            return app_commands.Command(name=cmd(name, f"cmd.{name}"), callback=callback,
+                                        description=cmd(description, f"cmd.{name}.desc"))
+
+        return [
+            command("join", "Take a seat at the table in this channel", self.join_cmd),
+            command("leave", "Leave the table in this channel (forfeits a running game)", self.leave_cmd),
+            command("cancel", "Cancel the game in this channel (host or Manage Server)", self.cancel_cmd),
+            command("kick", "Remove a player from the game in this channel (host only)", self.kick_cmd),
+        ]
+
+    @asynccontextmanager
+    async def answering(self, interaction: Interaction, defer: Deferral | None = "ephemeral",
+                        presenter: Presenter | None = None) -> AsyncIterator[None]:
+        """Answer within Discord's 3 s whatever the database does, and turn a refusal into a private line."""
+        self.languages.remember(interaction)
+        guard = SlowAnswer(interaction, defer) if defer is not None else None
+        try:
+            yield
+        except USER_ERRORS as error:
+            await reply(interaction, explain(error, await self._lang(interaction), presenter))
+        except discord.HTTPException:
+            raise
+        except Exception:
+            log.exception("unexpected error while handling an interaction")
+            await reply(interaction, t("error.generic", await self._lang(interaction)))
+        finally:
+            if guard is not None:
+                guard.stop()
+
+    async def _lang(self, interaction: Interaction) -> str:
+        try:
+            return await self.languages.for_user(interaction)
+        except Exception:
+            return DEFAULT
+
+    # Lobby --------------------------------------------------------------------------------------
+    async def open_table(self, interaction: Interaction, kind: str, options: Mapping[str, Any], ai_players: int,
+                         ai_level: str) -> None:
+        """``/<game> start``: the game's package gives its options; the lobby itself is shared."""
+        async with self.answering(interaction, "public"):
+            game = self.service.game_of(kind)
+            if not 0 <= ai_players <= game.seats.stop - 2:
+                raise Refused(t("table.error.ai_players", await self._lang(interaction), high=game.seats.stop - 2))
+            lang = await self.languages.for_channel(interaction)
+            record = await self.service.open_lobby(interaction.guild_id, interaction.channel_id or 0,
+                                                   interaction.user.id, interaction.user.display_name,
+                                                   {**options, "language": lang}, kind=kind)
+            try:
+                for i in range(ai_players):
+                    record = await self.service.add_ai(record.id, interaction.user.id, ai_level,
+                                                       self._ai_name(record, i))
+                message_id = await send(interaction, embed=self.lobby_embed(record, lang),
+                                        view=self._lobby_view(record, lang))
+                if message_id:
+                    await self.bot.store.set_message(record.id, "lobby", message_id)
+            except BaseException:
+                await asyncio.shield(self.service.abandon(record.id, "the lobby could not be shown"))
+                raise
+
+    def lobby_embed(self, record: GameRecord, lang: str, headline: str | None = None) -> discord.Embed:
+        presenter = self.presenters[record.kind]
+        game = self.service.game_of(record.kind)
+        embed = discord.Embed(title=t("table.lobby.title", lang, game=presenter.title(lang)),
+                              description=headline or presenter.lobby(record.options, lang), colour=presenter.colour)
+        names = [f"{seat_style(s.seat).symbol} {safe_name(s.name)}"
+                 + (t("table.lobby.host", lang) if s.user_id == record.host_id else "") for s in record.seated]
+        embed.add_field(name=t("table.lobby.seats", lang, taken=len(names), max=game.seats.stop - 1),
+                        value="\n".join(names) or t("table.lobby.nobody", lang), inline=False)
+        return embed
+
+    def _lobby_view(self, record: GameRecord, lang: str) -> discord.ui.View:
+        game = self.service.game_of(record.kind)
+        return lobby_view(record.kind, record.id, tuple(game.ai_levels), lang,
+                          open_seats=len(record.seated) < game.seats.stop - 1)
+
+    @staticmethod
+    def _ai_name(record: GameRecord, index: int) -> str:
+        taken = {s.name for s in record.seats}
+        free = [n for n in AI_NAMES if f"{n} (AI)" not in taken] or [f"Bot {index + 1}"]
+        return f"{free[0]} (AI)"
+
+    async def lobby_action(self, interaction: Interaction, action: str, game_id: int) -> None:
+        async with self.answering(interaction, "update"):
+            if action == "join":
+                record = await self.service.join(game_id, interaction.user.id, interaction.user.display_name)
+                await self._show_lobby(interaction, record)
+            elif action == "leave":
+                record = await self.service.leave_lobby(game_id, interaction.user.id)
+                await self._show_lobby(interaction, record)
+            elif action == "start":
+                outcome = await self.service.start(game_id, interaction.user.id)
+                try:
+                    lang = await self.languages.for_game(outcome.table.record)
+                    await edit(interaction, embed=self.lobby_embed(outcome.table.record, lang,
+                                                                   t("table.lobby.started", lang)), view=None)
+                finally:  # the game runs: it gets its turn message and timers whatever happened above
+                    await self.talk.announce(outcome.table, outcome.reports)
+            elif action == "cancel":
+                await self._cancel(interaction, game_id, via_button=True)
+
+    async def add_ai(self, interaction: Interaction, game_id: int, level: str) -> None:
+        async with self.answering(interaction, "update"):
+            record = await self.bot.store.load_game(game_id)
+            record = await self.service.add_ai(game_id, interaction.user.id, level,
+                                               self._ai_name(record, len(record.seats)))
+            await self._show_lobby(interaction, record)
+
+    async def _show_lobby(self, interaction: Interaction, record: GameRecord) -> None:
+        lang = await self.languages.for_game(record)
+        if record.status == "cancelled":
+            await edit(interaction, embed=self.lobby_embed(record, lang, t("table.lobby.everyone_left", lang)),
+                       view=None)
+            return
+        await edit(interaction, embed=self.lobby_embed(record, lang), view=self._lobby_view(record, lang))
+
+    async def _refresh_lobby(self, record: GameRecord) -> None:
+        if record.lobby_message_id:
+            lang = await self.languages.for_game(record)
+            await self._edit_quietly(record.channel_id, record.lobby_message_id,
+                                     embed=self.lobby_embed(record, lang), view=self._lobby_view(record, lang))
+
+    async def _edit_quietly(self, channel_id: int, message_id: int, **fields: Any) -> None:
+        try:
+            await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(**fields)
+        except discord.HTTPException as exc:
+            log.info("could not edit message %s: %s", message_id, exc)
+
+    async def _cancel(self, interaction: Interaction, game_id: int, *, via_button: bool) -> None:
+        can_manage = bool(interaction.permissions.manage_guild) if interaction.guild_id else False
+        record = await self.service.cancel(game_id, interaction.user.id, can_manage)
+        self.talk.cancel_timers(game_id)
+        lang = await self.languages.for_game(record)
+        closed = self.lobby_embed(record, lang, t("table.lobby.cancelled_by", lang,
+                                                  name=safe_name(interaction.user.display_name)))
+        if via_button and record.lobby_message_id == getattr(interaction.message, "id", None):
+            await edit(interaction, embed=closed, view=None)
+            return
+        await send(interaction, embed=closed)
+        if record.lobby_message_id and record.phase == 0:
+            await self._edit_quietly(record.channel_id, record.lobby_message_id, embed=closed, view=None)
+
+    # Shared subcommands -------------------------------------------------------------------------
+    async def _game_here(self, interaction: Interaction) -> GameRecord:
+        record = await self.bot.store.open_game_in_channel(interaction.channel_id or 0)
+        if record is None or record.kind not in self.kinds:
+            raise NoGameHere()
+        return record
+
+    @app_commands.guild_only()
+    async def join_cmd(self, interaction: Interaction) -> None:
+        async with self.answering(interaction):
+            record = await self._game_here(interaction)
+            record = await self.service.join(record.id, interaction.user.id, interaction.user.display_name)
+            await reply(interaction, t("reply.joined", await self._lang(interaction)))
+            await self._refresh_lobby(record)
+
+    @app_commands.guild_only()
+    async def leave_cmd(self, interaction: Interaction) -> None:
+        async with self.answering(interaction):
+            record = await self._game_here(interaction)
+            if record.status == "running":
+                outcome = await self.service.remove(record.id, interaction.user.id, interaction.user.id, kicked=False)
+                await reply(interaction, t("reply.left_game", await self._lang(interaction)))
+                await self._after_removal(outcome)
+                return
+            record = await self.service.leave_lobby(record.id, interaction.user.id)
+            await reply(interaction, t("reply.left_table", await self._lang(interaction)))
+            await self._refresh_lobby(record)
+
+    @app_commands.guild_only()
+    async def cancel_cmd(self, interaction: Interaction) -> None:
+        async with self.answering(interaction, "public"):
+            record = await self._game_here(interaction)
+            await self._cancel(interaction, record.id, via_button=False)
+
+    @app_commands.rename(player=cmd("player", "cmd.opt.player"))
+    @app_commands.describe(player=cmd("The player to remove", "cmd.opt.kick_player.desc"))
+    @app_commands.guild_only()
+    async def kick_cmd(self, interaction: Interaction, player: discord.User) -> None:
+        async with self.answering(interaction):
+            record = await self._game_here(interaction)
+            if record.status == "lobby":
+                raise GameError("error.kick_in_lobby")
+            outcome = await self.service.remove(record.id, interaction.user.id, player.id, kicked=True)
+            await reply(interaction, t("reply.kicked", await self._lang(interaction),
+                                       name=safe_name(player.display_name)))
+            await self._after_removal(outcome)
+
+    async def _after_removal(self, outcome: Outcome) -> None:
+        if not outcome.table.running:
+            self.talk.cancel_timers(outcome.table.id)
+            if outcome.table.record.status != "finished":
+                return
+        await self.talk.announce(outcome.table, outcome.reports)
+
+    # Acting -------------------------------------------------------------------------------------
+    async def _current(self, game_id: int, step: int) -> Table:
+        table = await self.service.table(game_id)
+        if not table.running:
+            raise NotRunning(table.record.status)
+        if table.step != step:
+            raise TurnOver(table.step)
+        return table
+
+    def _their_turn(self, table: Table, lang: str) -> Refused:
+        prompt = table.prompt
+        names = [safe_name(table.seat(s).name) for s in sorted(prompt.seats)] if prompt else []
+        return Refused(t("table.error.their_turn", lang, name=", ".join(names)))
+
+    async def press(self, interaction: Interaction, game_id: int, step: int, index: int) -> None:
+        """A choice button (on the turn message, or on a private view of a sealed step)."""
+        presenter = await self._presenter_of(game_id)
+        async with self.answering(interaction, "update", presenter):
+            lang = await self._lang(interaction)
+            table = await self._current(game_id, step)
+            _, legal, inputs = self._inputs_for(table, interaction.user.id, lang)
+            if not 0 <= index < len(inputs.choices):
+                raise TurnOver(table.step)
+            choice = inputs.choices[index]
+            if len(choice.actions) > 1:  # a group: the seat picks one of them privately
+                labels = [(i, inputs.labels[i] if i < len(inputs.labels) else str(i)) for i in choice.actions]
+                await reply(interaction, choice.label, view=pick_view(table.record.kind, game_id, step, labels,
+                                                                      inputs.placeholder))
+                return
+            await self._act(interaction, table, step, legal[choice.actions[0]], lang,
+                            on_turn_message=not table.prompt.sealed and not _is_ephemeral(interaction))
+
+    async def pick(self, interaction: Interaction, game_id: int, step: int, index: int) -> None:
+        """A private select's pick (a group's actions, or a sealed step's options)."""
+        presenter = await self._presenter_of(game_id)
+        async with self.answering(interaction, "update", presenter):
+            lang = await self._lang(interaction)
+            table = await self._current(game_id, step)
+            _, legal, _ = self._inputs_for(table, interaction.user.id, lang)
+            if not 0 <= index < len(legal):
+                raise TurnOver(table.step)
+            await self._act(interaction, table, step, legal[index], lang, on_turn_message=False)
+
+    def _inputs_for(self, table: Table, user_id: int, lang: str) -> tuple[int, list[Action], Any]:
+        prompt = table.prompt
+        seated = table.record.seat_of(user_id)
+        if prompt is None or seated is None or seated.seat not in prompt.seats:
+            raise self._their_turn(table, lang)
+        seat = seated.seat
+        legal = list(table.game.legal(table.state, seat) or [])
+        view = table.game.view(table.state, seat if prompt.sealed else None)
+        return seat, legal, self.presenters[table.record.kind].inputs(view, prompt, seat, legal, lang)
+
+    async def _act(self, interaction: Interaction, table: Table, step: int, action: Action, lang: str, *,
+                   on_turn_message: bool) -> None:
+        presenter = self.presenters[table.record.kind]
+        sealed = bool(table.prompt and table.prompt.sealed)
+        try:
+            outcome = await self.service.act(table.id, interaction.user.id, action=action, phase=step)
+        except NotYourTurn:
+            raise self._their_turn(await self.service.table(table.id), lang) from None
+        if sealed and outcome.ack is not None:
+            await edit(interaction, content=presenter.ack(outcome.ack.action, outcome.ack.changed, lang), view=None,
+                       embeds=[])
+        elif on_turn_message and outcome.reports and outcome.reports[0].step == step:
+            lang_game = await self.languages.for_game(outcome.table.record)
+            card = presenter.done(happened(outcome.table, outcome.reports[0]), seat_infos(outcome.table),
+                                  self.talk.since_of(table.id, step), lang_game)
+            await edit(interaction, **edit_fields(card), view=None)
+            await self.talk.announce(outcome.table, outcome.reports, shown=step)
+            return
+        else:
+            await edit(interaction, content=t("table.done", lang), view=None, embeds=[])
+        if outcome.reports:
+            await self.talk.announce(outcome.table, outcome.reports)
+
+    async def open_private(self, interaction: Interaction, game_id: int, step: int) -> None:
+        """A sealed step's "Choose secretly": the seat's own options, privately (or a modal for free text)."""
+        presenter = await self._presenter_of(game_id)
+        async with self.answering(interaction, None, presenter):
+            lang = await self._lang(interaction)
+            loading = asyncio.ensure_future(self._current(game_id, step))
+            done, _ = await asyncio.wait({loading}, timeout=MODAL_CHECK_WITHIN)
+            if not done:  # the database is slow: a modal can no longer follow, so answer privately
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            table = await loading
+            _, legal, inputs = self._inputs_for(table, interaction.user.id, lang)
+            kind = table.record.kind
+            if not legal or inputs.text is not None:
+                if interaction.response.is_done():
+                    raise Refused(t("table.error.try_again", lang))
+                modal = TextModal(kind, game_id, step, inputs)
+                await interaction.response.send_modal(modal)
+                modal.stop()
+            elif inputs.choices:
+                await reply(interaction, inputs.title or "…", view=choices_view(kind, game_id, step, inputs.choices))
+            else:
+                await reply(interaction, inputs.title or "…",
+                            view=pick_view(kind, game_id, step, list(enumerate(inputs.labels)), inputs.placeholder))
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """A modal of a sealed step was submitted: the text counts for the step it was opened in."""
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        match = MODAL_ID.fullmatch(str((interaction.data or {}).get("custom_id", "")))
+        if match is None:
+            return
+        game_id, step = int(match["id"]), int(match["step"])
+        text = _field_value(interaction.data or {}, TEXT_FIELD_ID) or ""
+        presenter = self.presenters.by_key.get(match["game"])
+        async with self.answering(interaction, "ephemeral", presenter):
+            lang = await self._lang(interaction)
+            try:
+                outcome = await self.service.act(game_id, interaction.user.id, text=text, phase=step)
+            except NotYourTurn:
+                raise self._their_turn(await self.service.table(game_id), lang) from None
+            await self._acknowledge(outcome, lambda line: reply(interaction, line), lang)
+
+    async def _acknowledge(self, outcome: Outcome, answer: Any, lang: str) -> None:
+        presenter = self.presenters[outcome.table.record.kind]
+        if outcome.ack is not None and not outcome.reports:
+            await answer(presenter.ack(outcome.ack.action, outcome.ack.changed, lang))
+        else:
+            await answer(t("table.done", lang))
+        if outcome.reports:
+            await self.talk.announce(outcome.table, outcome.reports)
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        """A DM to the bot from a player of one of these games (others are left to their own cogs)."""
+        if message.guild is not None or message.author.bot or message.author.id == getattr(self.bot.user, "id", 0):
+            return
+        user_id = message.author.id
+        try:
+            record = await self.bot.store.open_game_of_user(user_id, details=False)
+        except Exception:
+            return  # the listener of the other games answers a failing lookup
+        if record is None or record.kind not in self.kinds:
+            return
+        lang = await self.languages.for_dm(user_id, record)
+
+        async def answer(line: str) -> None:
+            try:
+                await self.talk.send(message.channel, nonce=f"d{message.id}", content=line)
+            except discord.HTTPException as exc:
+                log.info("could not answer a DM: %s", exc)
+
+        if record.status == "lobby":
+            await answer(t("table.dm.lobby", lang, channel=f"<#{record.channel_id}>"))
+            return
+        presenter = self.presenters[record.kind]
+        try:
+            outcome = await self.service.act(record.id, user_id, text=message.content)
+        except NotYourTurn:
+            await answer(str(self._their_turn(await self.service.table(record.id), lang)))
+            return
+        except USER_ERRORS as error:
+            await answer(explain(error, lang, presenter))
+            return
+        except Exception:
+            log.warning("could not take a DM move in game %s", record.id, exc_info=True)
+            await answer(t("error.not_saved", lang))
+            return
+        await self._acknowledge(outcome, answer, lang)
+
+    async def _presenter_of(self, game_id: int) -> Presenter | None:
+        try:
+            table = await self.service.table(game_id)
+        except Exception:
+            return None
+        return self.presenters.by_key.get(table.record.kind)
+
+    # Scores and boards --------------------------------------------------------------------------
+    async def _record_for(self, interaction: Interaction) -> GameRecord | None:
+        """The game in this channel, else the user's game, else the last game finished in this channel."""
+        store = self.bot.store
+        record = await store.open_game_in_channel(interaction.channel_id or 0)
+        if record is None:
+            record = await store.open_game_of_user(interaction.user.id, details=False)
+        if record is None and interaction.guild_id is not None:
+            recent = await store.finished_games(interaction.guild_id, RECENT_GAMES)
+            record = next((g for g in recent if g.channel_id == interaction.channel_id), None)
+        return record
+
+    @app_commands.rename(public=cmd("public", "cmd.opt.public"))
+    @app_commands.describe(public=cmd("Post it for everyone in the channel instead of only you",
+                                      "cmd.opt.public.desc"))
+    async def score_cmd(self, interaction: Interaction, public: bool = False) -> None:
+        guard = SlowAnswer(interaction, "public" if public else "ephemeral")
+        try:
+            record = await self._record_for(interaction)
+        except Exception:
+            record = None
+        finally:
+            await guard.settle()
+        if (record is None or record.kind not in self.kinds) and self._fallback_score is not None:
+            fallback = self._fallback_score
+            args = (fallback.binding,) if fallback.binding is not None else ()
+            await fallback.callback(*args, interaction, public)  # type: ignore[arg-type]
+            return
+        async with self.answering(interaction, "public" if public else "ephemeral"):
+            if record is None or record.status == "lobby":
+                raise GameError("error.no_game_anywhere")
+            table = await self.service.table(record.id)
+            lang = await (self.languages.for_game(table.record) if public else self.languages.for_user(interaction))
+            card = self.presenters[record.kind].score(table.game.view(table.state, None), seat_infos(table), lang)
+            await send(interaction, **card.fields(), ephemeral=not public)
+
+    @app_commands.rename(player=cmd("player", "cmd.opt.player"))
+    @app_commands.describe(player=cmd("Whose board (default: yours)", "table.cmd.board.player"))
+    async def board_cmd(self, interaction: Interaction, player: discord.User | None = None) -> None:
+        async with self.answering(interaction):
+            lang = await self._lang(interaction)
+            record = await self._record_for(interaction)
+            if record is None or record.status == "lobby":
+                raise GameError("error.no_game_anywhere")
+            if record.kind not in self.kinds:
+                raise Refused(t("table.error.no_board", lang))
+            table = await self.service.table(record.id)
+            target = player or interaction.user
+            seat = next((s for s in table.record.seats if s.user_id == target.id), None)
+            if seat is None:
+                raise GameError("error.not_playing_name", name=safe_name(target.display_name))
+            own = target.id == interaction.user.id
+            view = table.game.view(table.state, seat.seat if own else None)
+            card = self.presenters[record.kind].board(view, seat.seat, seat_infos(table), lang)
+            await send(interaction, **card.fields(), ephemeral=True)
+
+
+def _is_ephemeral(interaction: Interaction) -> bool:
+    message = interaction.message
+    return bool(message is not None and message.flags.ephemeral)
+
+
+def _field_value(data: Any, custom_id: str) -> str | None:
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if node.get("custom_id") == custom_id and "value" in node:
+                return str(node["value"])
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return None

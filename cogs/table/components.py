@@ -1,0 +1,161 @@
+"""The shared buttons, selects and modal, rebuilt from their custom_ids (so they work after a restart).
+
+custom_ids: ``play:{game}:lobby:{action}:{id}`` (join, leave, start, cancel, ai); ``play:{game}:{id}:{step}:{n}``
+(the n-th choice of a step), ``...:seal`` (open a private view), ``...:pick`` (a private select of legal
+action indices), ``...:text`` (the modal). The step makes every input stale-proof: a press for a step that is
+over is answered privately. Nothing here collides with The Number's ``tn:`` ids.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+
+from bot.i18n import DEFAULT, t
+
+from .presenter import Choice, Inputs
+
+if TYPE_CHECKING:
+    from .cog import TableCog
+
+Interaction = discord.Interaction[Any]
+LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
+TEXT_FIELD_ID = "text"
+GAME = r"(?P<game>[a-z][a-z0-9_]*)"
+MODAL_ID = re.compile(r"play:" + GAME + r":(?P<id>\d+):(?P<step>\d+):text")
+
+
+def _cog(interaction: Interaction) -> TableCog:
+    return interaction.client.get_cog("Table")  # type: ignore[attr-defined,no-any-return]
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"play:" + GAME + r":lobby:(?P<action>join|leave|start|cancel):(?P<id>\d+)"):
+    STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
+        "join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
+        "start": discord.ButtonStyle.primary, "cancel": discord.ButtonStyle.danger}
+
+    def __init__(self, game: str, action: str, game_id: int, lang: str = DEFAULT, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=t(f"table.button.{action}", lang), style=self.STYLES[action],
+                                           custom_id=f"play:{game}:lobby:{action}:{game_id}", disabled=disabled))
+        self.game, self.action, self.game_id = game, action, game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> LobbyButton:
+        return cls(match["game"], match["action"], int(match["id"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _cog(interaction).lobby_action(interaction, self.action, self.game_id)
+
+
+class AddAISelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=r"play:" + GAME + r":lobby:ai:(?P<id>\d+)"):
+    def __init__(self, game: str, game_id: int, levels: tuple[str, ...] = (), lang: str = DEFAULT) -> None:
+        options = [discord.SelectOption(label=t("table.ai.option", lang, level=t(f"table.ai.level.{level}", lang)),
+                                        value=level) for level in levels] or [discord.SelectOption(label="-")]
+        super().__init__(discord.ui.Select(custom_id=f"play:{game}:lobby:ai:{game_id}",
+                                           placeholder=t("table.ai.placeholder", lang), options=options))
+        self.game, self.game_id = game, game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> AddAISelect:
+        return cls(match["game"], int(match["id"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        await _cog(interaction).add_ai(interaction, self.game_id, str(values[0]) if values else "")
+
+
+class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"play:" + GAME + r":(?P<id>\d+):(?P<step>\d+):(?P<index>\d+|seal)"):
+    """A choice of the turn message (or of a private view), or the sealed step's "Choose secretly"."""
+
+    def __init__(self, game: str, game_id: int, step: int, index: int | str, label: str = "?",
+                 emoji: str | None = None, primary: bool = True) -> None:
+        style = discord.ButtonStyle.primary if primary else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=label[:80], emoji=emoji, style=style,
+                                           custom_id=f"play:{game}:{game_id}:{step}:{index}"))
+        self.game_id, self.step, self.index = game_id, step, index
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> ChoiceButton:
+        index = match["index"]
+        return cls(match["game"], int(match["id"]), int(match["step"]), int(index) if index.isdigit() else index)
+
+    async def callback(self, interaction: Interaction) -> None:
+        if self.index == "seal":
+            await _cog(interaction).open_private(interaction, self.game_id, self.step)
+        else:
+            await _cog(interaction).press(interaction, self.game_id, self.step, int(self.index))
+
+
+class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                 template=r"play:" + GAME + r":(?P<id>\d+):(?P<step>\d+):pick"):
+    """A private select of legal actions (values: indices into the step's legal list)."""
+
+    def __init__(self, game: str, game_id: int, step: int, options: list[discord.SelectOption] | None = None,
+                 placeholder: str = "") -> None:
+        super().__init__(discord.ui.Select(custom_id=f"play:{game}:{game_id}:{step}:pick", placeholder=placeholder
+                                           or None, options=options or [discord.SelectOption(label="-")]))
+        self.game_id, self.step = game_id, step
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> PickSelect:
+        return cls(match["game"], int(match["id"]), int(match["step"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        index = int(values[0]) if values and str(values[0]).isdigit() else -1
+        await _cog(interaction).pick(interaction, self.game_id, self.step, index)
+
+
+class TextModal(discord.ui.Modal):
+    """Only sent, never kept: a submission is handled from its custom_id, restart or not."""
+
+    def __init__(self, game: str, game_id: int, step: int, inputs: Inputs) -> None:
+        assert inputs.text is not None
+        super().__init__(title=(inputs.title or "…")[:45], custom_id=f"play:{game}:{game_id}:{step}:text",
+                         timeout=None)
+        spec = inputs.text
+        self.add_item(discord.ui.TextInput(label=spec.label[:45], placeholder=spec.placeholder[:100] or None,
+                                           min_length=spec.min_length, max_length=spec.max_length,
+                                           custom_id=TEXT_FIELD_ID))
+
+
+def lobby_view(game: str, game_id: int, levels: tuple[str, ...], lang: str, *, open_seats: bool) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for action in LOBBY_ACTIONS:
+        view.add_item(LobbyButton(game, action, game_id, lang, disabled=action == "join" and not open_seats))
+    if open_seats and levels:
+        view.add_item(AddAISelect(game, game_id, levels, lang))
+    return view
+
+
+def choices_view(game: str, game_id: int, step: int, choices: tuple[Choice, ...]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for index, choice in enumerate(choices[:25]):
+        view.add_item(ChoiceButton(game, game_id, step, index, choice.label, choice.emoji, choice.primary))
+    return view
+
+
+def sealed_view(game: str, game_id: int, step: int, label: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ChoiceButton(game, game_id, step, "seal", label, "🤫"))
+    return view
+
+
+def pick_view(game: str, game_id: int, step: int, labels: list[tuple[int, str]], placeholder: str
+              ) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    options = [discord.SelectOption(label=label[:100], value=str(index)) for index, label in labels[:25]]
+    view.add_item(PickSelect(game, game_id, step, options, placeholder))
+    return view
+
+
+DYNAMIC_ITEMS = (LobbyButton, AddAISelect, ChoiceButton, PickSelect)

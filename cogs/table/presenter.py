@@ -1,0 +1,194 @@
+"""What a game must tell the shared Discord front end: a presenter per game, registered by its cog package.
+
+A presenter is plain functions over what the game makes public: views (``game.view(state, None)`` for the
+channel, ``game.view(state, seat)`` only for that seat's own private answers), events (what a step made
+public), prompts and the game's legal actions. It never sees the engine state or the seed, so nothing it
+draws for the channel can carry a secret. Every function takes the language (``"en"``, ``"fr"``) last.
+
+The front end (``cogs/table``) owns everything else: posting with nonces and retries, which message is
+edited or posted, custom_ids, timers, restarts, deferrals. A game's cog package calls :func:`register`
+in its ``setup`` with its key (``Game.key``); ``cogs.table`` is loaded after the game packages and serves
+every game of ``bot.tables`` that has a presenter (a test checks that each has one).
+
+Inputs come from the prompt (see :class:`Inputs`):
+
+* an open prompt: ``Inputs.choices`` become buttons on the turn message, for the current seat only; a
+  choice standing for several actions opens a private select of them (Binomial's "Fight" -> its numbers);
+* a sealed prompt with a short legal list: one "Choose secretly" button (``Inputs.private_label``) opens
+  a private (ephemeral) view of that seat's own choices;
+* a sealed prompt whose legal list is None: a modal with ``Inputs.text`` (or a DM).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import discord
+
+from bot.core.game import Action, Prompt, RuleError, Seat
+
+MAX_CHOICES = 25  # buttons on one message (5 rows of 5), options in one select
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A file to attach (kept as bytes: a retried post needs a fresh ``discord.File`` each time)."""
+
+    filename: str
+    data: bytes
+    description: str = ""  # alt text, for screen readers
+
+    def file(self) -> discord.File:
+        import io
+
+        return discord.File(io.BytesIO(self.data), filename=self.filename, description=self.description or None)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One message's visible parts."""
+
+    content: str | None = None
+    embeds: tuple[discord.Embed, ...] = ()
+    pictures: tuple[Picture, ...] = ()
+
+    def fields(self) -> dict[str, Any]:
+        """Keyword arguments for ``send``/``edit``: fresh files every time."""
+        return {"content": self.content, "embeds": list(self.embeds), "files": [p.file() for p in self.pictures]}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A seat as the presenter may name it: display name already escaped (``render.safe_name``)."""
+
+    seat: Seat
+    name: str
+    is_ai: bool = False
+    gone: bool = False  # left or kicked
+    away: bool = False  # timed out on its last two turns
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One button. ``actions`` are indices into ``game.legal(state, seat)``: one acts at once; several open a
+    private select of them (labelled by ``Inputs.labels``)."""
+
+    label: str
+    actions: tuple[int, ...]
+    emoji: str | None = None
+    primary: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class TextInput:
+    label: str
+    placeholder: str = ""
+    min_length: int = 1
+    max_length: int = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    """How the current seat gives its action, built from the prompt and the legal list."""
+
+    choices: tuple[Choice, ...] = ()  # open prompt: the turn message's buttons; sealed: the private buttons
+    labels: tuple[str, ...] = ()  # one per legal action, for a private select
+    private_label: str = ""  # sealed: the public "Choose secretly" button
+    placeholder: str = ""  # a select's placeholder
+    text: TextInput | None = None  # sealed with legal None: the modal's field
+    title: str = ""  # the modal's or the private view's title
+
+
+@dataclass(frozen=True, slots=True)
+class Happened:
+    """A committed step, for the presenter: the event, the public views before and after it."""
+
+    step: int
+    event: Any
+    before: Any
+    after: Any
+    reason: str  # "moved", "all-chosen", "chance", "ai", "deadline", "absent"
+    timed_out: frozenset[Seat] = frozenset()
+    finished: bool = False
+
+
+class Presenter(Protocol):
+    """Everything a game says on Discord. ``view`` is always the table's view unless a seat is named."""
+
+    key: str  # the game's key
+    colour: discord.Colour
+
+    def title(self, lang: str) -> str:
+        """The game's name as players read it."""
+        ...
+
+    def lobby(self, options: Mapping[str, Any], lang: str) -> str:
+        """The lobby's description: what the game is and the table's options."""
+        ...
+
+    def rules(self, lang: str) -> Card:
+        ...
+
+    def status(self, view: Any, prompt: Prompt, seats: Sequence[SeatInfo], since: Sequence[Happened],
+               lang: str) -> Card:
+        """The turn message of a step awaiting humans; ``since``: the steps committed since the previous turn
+        message (AI moves, chance draws, passes), to be told in it."""
+        ...
+
+    def done(self, happened: Happened, seats: Sequence[SeatInfo], since: Sequence[Happened], lang: str) -> Card:
+        """What the turn message becomes once its step is over (no buttons): the move made, after ``since``
+        (what the turn message told before it, which the edit must keep)."""
+        ...
+
+    def final(self, view: Any, seats: Sequence[SeatInfo], since: Sequence[Happened], lang: str) -> Card:
+        """The end of the game: points and winners, with what happened since the last turn message."""
+        ...
+
+    def inputs(self, view: Any, prompt: Prompt, seat: Seat, legal: Sequence[Action] | None, lang: str) -> Inputs:
+        """The input widgets for ``seat`` (``view`` is that seat's own view when the prompt is sealed)."""
+        ...
+
+    def ack(self, action: Action, changed: bool, lang: str) -> str:
+        """A private acknowledgement of a sealed draft (never shown to anyone else)."""
+        ...
+
+    def refusal(self, error: RuleError, lang: str) -> str:
+        """A refused action in the player's language."""
+        ...
+
+    def reminder(self, view: Any, seat: Seat, seconds: int, channel_id: int, lang: str) -> str:
+        """A DM before the deadline to a seat still awaited."""
+        ...
+
+    def score(self, view: Any, seats: Sequence[SeatInfo], lang: str) -> Card:
+        ...
+
+    def board(self, view: Any, seat: Seat, seats: Sequence[SeatInfo], lang: str) -> Card:
+        """One seat's board (``view`` is that seat's own view only when the asker is that seat)."""
+        ...
+
+
+@dataclass
+class Presenters:
+    """The presenters of one bot, by game key (``bot.presenters``)."""
+
+    by_key: dict[str, Presenter] = field(default_factory=dict)
+
+    def register(self, presenter: Presenter) -> None:
+        self.by_key[presenter.key] = presenter
+
+    def __getitem__(self, key: str) -> Presenter:
+        return self.by_key[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.by_key
+
+
+def register(bot: Any, presenter: Presenter) -> None:
+    """Called by a game's cog package in its ``setup``, before ``cogs.table`` is loaded."""
+    presenters = getattr(bot, "presenters", None)
+    if presenters is None:
+        presenters = bot.presenters = Presenters()
+    presenters.register(presenter)

@@ -1,0 +1,337 @@
+"""What the bot says in a game's channel as its steps are committed: turn messages, edits, the end, timers.
+
+Order matters for durability: the service has committed a step before anything here tells anyone. Each turn
+message is posted with a nonce derived from (game, step), so retries never show it twice; a turn message or
+final message caught up after a restart is first looked for in the channel's recent messages. Each step is
+told once: ``announced`` records the last step the channel has been told about.
+
+REST budget per step: the interaction that made the move edits its own message; outside it, at most one edit
+of the previous turn message (when no interaction could do it: a deadline, a DM, a private select) and one
+post of the next turn message (or the final message).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.core.game import Prompt
+from bot.core.locks import KeyedLocks
+from bot.core.service import GameService, StepReport
+from bot.core.table import Table
+from bot.i18n import LANGUAGES, t
+from cogs.seats import safe_name
+from storage.base import GameRecord
+
+from .components import choices_view, sealed_view
+from .language import Languages
+from .presenter import Card, Happened, Presenter, Presenters, SeatInfo
+
+if TYPE_CHECKING:
+    from bot.client import NumberBot
+
+log = logging.getLogger(__name__)
+RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)  # on top of discord.py's own retries of 500/502/504
+CATCH_UP_AFTER = 30.0  # a post that failed through every retry is tried again this much later
+BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)  # failed timer work (database errors), then every minute
+LOOKBACK = 50  # recent channel messages searched for a message already posted
+DEADLINE, REMINDER, CATCH_UP = "table-deadline", "table-reminder", "table-catch-up"
+TIMER_KEYS = (DEADLINE, REMINDER, CATCH_UP)
+
+
+def edit_fields(card: Card) -> dict[str, Any]:
+    """``Message.edit`` keywords for a card: its pictures replace the message's attachments."""
+    return {"content": card.content, "embeds": list(card.embeds), "attachments": [p.file() for p in card.pictures]}
+
+
+def seat_infos(table: Table) -> list[SeatInfo]:
+    seated = table.seated
+    return [SeatInfo(s.seat, safe_name(s.name), s.is_ai, s.seat not in seated, table.running and table.away(s.seat))
+            for s in table.record.seats]
+
+
+def happened(table: Table, report: StepReport) -> Happened:
+    """A report as the presenter may see it: the table's views, never the states."""
+    game = table.game
+    return Happened(report.step, report.event, game.view(report.before, None), game.view(report.after, None),
+                    report.reason, report.timed_out, report.finished)
+
+
+def footer(title: str, game_id: int, final: bool, lang: str) -> str:
+    return t("table.footer.final" if final else "table.footer", lang, game=title, id=game_id)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnMessage:
+    step: int
+    message_id: int
+    since: tuple[Happened, ...] = ()  # what it told before its own step
+
+
+class Talk:
+    def __init__(self, bot: NumberBot, service: GameService, presenters: Presenters, languages: Languages) -> None:
+        self.bot = bot
+        self.service = service
+        self.presenters = presenters
+        self.languages = languages
+        self.store = bot.store
+        self.scheduler = bot.scheduler
+        self.retry_delays: tuple[float, ...] = RETRY_DELAYS
+        self.locks = KeyedLocks()
+        # Per game: the turn message that is up (to edit it once its step is over).
+        self.turn_messages: dict[int, TurnMessage] = {}
+
+    def since_of(self, game_id: int, step: int) -> tuple[Happened, ...]:
+        """What the turn message of ``step`` told before its own step (for the edit that closes it)."""
+        up = self.turn_messages.get(game_id)
+        return up.since if up is not None and up.step == step else ()
+
+    def presenter(self, table: Table | GameRecord) -> Presenter:
+        record = table.record if isinstance(table, Table) else table
+        return self.presenters[record.kind]
+
+    def backoff(self, attempt: int) -> float:
+        return BACKOFF[min(attempt, len(BACKOFF) - 1)]
+
+    def channel(self, channel_id: int) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(channel_id)
+
+    # Posting ------------------------------------------------------------------------------------
+    async def send(self, target: discord.abc.Messageable, *, nonce: str | None, card: Card | None = None,
+                   **fields: Any) -> discord.Message | None:
+        """Send, retrying Discord's server errors with the same nonce; None if they outlast every retry."""
+        for delay in (*self.retry_delays, None):
+            try:
+                extra = card.fields() if card is not None else {}
+                return await target.send(nonce=nonce, **extra, **fields)
+            except discord.DiscordServerError as exc:
+                log.warning("Discord answered %s to a message; %s", exc.status,
+                            "retrying" if delay is not None else "giving up for now")
+                if delay is not None:
+                    await asyncio.sleep(delay)
+        return None
+
+    async def post(self, record: GameRecord, *, nonce: str, card: Card, **fields: Any) -> discord.Message | None:
+        try:
+            message = await self.send(self.channel(record.channel_id), nonce=nonce, card=card, **fields)
+        except discord.HTTPException as exc:
+            if exc.status in (403, 404):
+                await self.channel_failed(record, exc)
+            else:
+                log.error("game %s: Discord refused a message: %s", record.id, exc)
+            return None
+        if message is None:
+            game_id = record.id
+            self.scheduler.schedule((CATCH_UP, game_id), self.bot.clock.now() + CATCH_UP_AFTER,
+                                    lambda: self.catch_up(game_id))
+        return message
+
+    async def send_dm(self, user_id: int, text: str) -> bool:
+        """A DM; False (never an error) when the user does not accept DMs."""
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text)
+            return True
+        except discord.HTTPException as exc:
+            log.info("could not DM user %s: %s", user_id, exc)
+            return False
+
+    async def recent_message(self, record: GameRecord, wanted: Callable[[discord.Message], bool]
+                             ) -> discord.Message | None:
+        me = self.bot.user.id if self.bot.user else 0
+        try:
+            async for message in self.channel(record.channel_id).history(limit=LOOKBACK):
+                if message.author.id == me and wanted(message):
+                    log.info("game %s: found a message already posted (%s)", record.id, message.id)
+                    return message
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not read the channel's recent messages: %s", record.id, exc)
+        return None
+
+    async def channel_failed(self, record: GameRecord, exc: discord.HTTPException) -> None:
+        log.warning("game %s: its channel is gone or closed to the bot (%s); stopping the game", record.id, exc)
+        self.cancel_timers(record.id)
+        await self.service.abandon(record.id, "the channel is no longer available")
+
+    def cancel_timers(self, game_id: int) -> None:
+        for key in TIMER_KEYS:
+            self.scheduler.cancel((key, game_id))
+
+    # Telling the steps --------------------------------------------------------------------------
+    async def announce(self, table: Table, reports: Sequence[StepReport], *, shown: int | None = None,
+                       attempt: int = 0) -> None:
+        """Tell the channel about ``reports`` (just committed): edit the turn message of the step that ended
+        (unless the interaction did, ``shown``), then post the next turn message or the final message."""
+        game_id = table.id
+        try:
+            async with self.locks(game_id):
+                await self._announce(table, reports, shown)
+        except Exception as exc:  # the steps are stored: telling them is caught up later
+            delay = self.backoff(attempt)
+            log.warning("game %s: could not announce what was stored (%s); trying again in %.0f s",
+                        game_id, exc, delay)
+            self.scheduler.schedule((CATCH_UP, game_id), self.bot.clock.now() + delay,
+                                    lambda: self.catch_up(game_id, attempt + 1))
+
+    async def _announce(self, table: Table, reports: Sequence[StepReport], shown: int | None) -> None:
+        if not reports:
+            return
+        record, presenter = table.record, self.presenter(table)
+        lang = await self.languages.for_game(record)
+        seats = seat_infos(table)
+        up = self.turn_messages.get(table.id)
+        if up is not None and shown != up.step:
+            ended = next((r for r in reports if r.step == up.step), None)
+            if ended is not None:
+                await self._edit(record, up.message_id, presenter.done(happened(table, ended), seats, up.since, lang))
+        if up is not None and any(r.step >= up.step for r in reports):
+            self.turn_messages.pop(table.id, None)
+        since = [happened(table, r) for r in reports if r.step not in (shown, up.step if up else None)]
+        await self.open_turn(table, since, lang=lang)
+
+    async def open_turn(self, table: Table, since: Sequence[Happened], *, lang: str | None = None,
+                        catching_up: bool = False) -> None:
+        """Post what the current step asks (or the end) and arm the step's timers."""
+        record, presenter = table.record, self.presenter(table)
+        lang = lang or await self.languages.for_game(record)
+        seats = seat_infos(table)
+        game_id, step = record.id, record.phase
+        view_public = table.game.view(table.state, None)
+        if not table.running:
+            if record.status != "finished":
+                return
+            self.cancel_timers(game_id)
+            card = presenter.final(view_public, seats, since, lang)
+            card = self._with_footer(card, presenter.title(lang), game_id, True, lang)
+            marker = {footer(presenter.title(lg), game_id, True, lg) for lg in LANGUAGES}
+            message = await self.recent_message(record, lambda m: any(
+                e.footer.text in marker for e in m.embeds)) if catching_up else None
+            if message is None:
+                message = await self.post(record, nonce=f"pf{game_id}-{step}", card=card)
+            if message is not None:
+                await self.service.announced(game_id, step - 1)
+            return
+        prompt = table.prompt
+        if prompt is None or not table.awaited():
+            return  # nobody human to wait for: the service is still settling
+        up = self.turn_messages.get(game_id)
+        if up is not None and up.step == step:
+            return  # this step's turn message is up already
+        self.arm(record)
+        prefix = f"play:{record.kind}:{game_id}:{step}:"
+        message = await self.recent_message(record, lambda m: any(
+            str(getattr(c, "custom_id", "") or "").startswith(prefix) for row in m.components
+            for c in getattr(row, "children", ()))) if catching_up else None
+        if message is None:
+            card = presenter.status(view_public, prompt, seats, since, lang)
+            card = self._with_footer(card, presenter.title(lang), game_id, False, lang)
+            message = await self.post(record, nonce=f"pt{game_id}-{step}", card=card,
+                                      view=self.input_view(table, prompt, lang))
+        if message is None:
+            return
+        self.turn_messages[game_id] = TurnMessage(step, message.id, tuple(since))
+        await self.store.set_message(game_id, "status", message.id)
+        await self.service.announced(game_id, step - 1)
+
+    def input_view(self, table: Table, prompt: Prompt, lang: str) -> discord.ui.View:
+        """The turn message's inputs: the current seat's choices (open), or the "Choose secretly" button."""
+        presenter, kind, game_id, step = self.presenter(table), table.record.kind, table.id, table.step
+        seat = min(prompt.seats)
+        if prompt.sealed:  # the public label only: built from the table's view, no seat's own options
+            inputs = presenter.inputs(table.game.view(table.state, None), prompt, seat, None, lang)
+            return sealed_view(kind, game_id, step, inputs.private_label)
+        legal = table.game.legal(table.state, seat)
+        inputs = presenter.inputs(table.game.view(table.state, None), prompt, seat, legal, lang)
+        return choices_view(kind, game_id, step, inputs.choices)
+
+    @staticmethod
+    def _with_footer(card: Card, title: str, game_id: int, final: bool, lang: str) -> Card:
+        if not card.embeds:
+            return card
+        first = card.embeds[0].copy()
+        first.set_footer(text=footer(title, game_id, final, lang))
+        return Card(card.content, (first, *card.embeds[1:]), card.pictures)
+
+    async def _edit(self, record: GameRecord, message_id: int, card: Card) -> None:
+        try:
+            await self.channel(record.channel_id).get_partial_message(message_id).edit(**edit_fields(card),
+                                                                                        view=None)
+        except discord.HTTPException as exc:
+            log.info("game %s: could not edit message %s: %s", record.id, message_id, exc)
+
+    # Timers -------------------------------------------------------------------------------------
+    def arm(self, record: GameRecord) -> None:
+        """The step's deadline and reminder, from the stored deadline (nothing else needed)."""
+        if record.deadline is None or record.status != "running":
+            return
+        game_id, step = record.id, record.phase
+        self.scheduler.schedule((DEADLINE, game_id), record.deadline, lambda: self.deadline(game_id, step))
+        remind_at = record.deadline - self.bot.settings.reminder_seconds
+        if self.bot.settings.reminder_seconds and remind_at > self.bot.clock.now():
+            self.scheduler.schedule((REMINDER, game_id), remind_at, lambda: self.remind(game_id, step))
+        else:
+            self.scheduler.cancel((REMINDER, game_id))
+
+    async def deadline(self, game_id: int, step: int, attempt: int = 0) -> None:
+        try:
+            reports = await self.service.expire(game_id, step)
+            table = await self.service.table(game_id)
+        except Exception as exc:
+            delay = self.backoff(attempt)
+            log.warning("game %s: the deadline of step %s failed (%s); trying again in %.0f s",
+                        game_id, step, exc, delay)
+            self.scheduler.schedule((DEADLINE, game_id), self.bot.clock.now() + delay,
+                                    lambda: self.deadline(game_id, step, attempt + 1))
+            return
+        await self.announce(table, reports)
+
+    async def remind(self, game_id: int, step: int) -> None:
+        table = await self.service.table(game_id)
+        record = table.record
+        if not table.running or table.step != step or record.deadline is None:
+            return
+        left = max(1, int(record.deadline - self.bot.clock.now()))
+        lang = await self.languages.for_game(record)
+        view = table.game.view(table.state, None)
+        for seat in sorted(table.awaited()):
+            user_id = table.seat(seat).user_id
+            if user_id is not None:
+                await self.send_dm(user_id, self.presenter(table).reminder(view, seat, left, record.channel_id, lang))
+
+    # Restart and catching up --------------------------------------------------------------------
+    async def restore(self) -> None:
+        """After a start: take the steps a crash left undone, tell what was committed but not told, re-post
+        a missing turn message (looked for first among the channel's recent messages), re-arm the timers."""
+        for record in await self.service.load_open_games():
+            if record.status == "running":
+                await self.catch_up(record.id)
+        for record in await self.store.unannounced_finished_games():
+            if record.kind in self.service.games and record.kind in self.presenters:
+                await self.catch_up(record.id)
+
+    async def catch_up(self, game_id: int, attempt: int = 0) -> None:
+        try:
+            async with self.locks(game_id):
+                await self.service.catch_up(game_id)
+                full = await self.store.load_game(game_id)
+                table = await self.service.table(game_id)
+                if table.running and full.status_message_id is not None and full.phase == table.step:
+                    self.turn_messages.setdefault(game_id, TurnMessage(table.step, full.status_message_id))
+                    if full.announced_phase >= table.step - 1:
+                        self.arm(table.record)
+                        return
+                if full.announced_phase >= full.phase - 1 and not table.running:
+                    return
+                since = [happened(table, self.service.report_for(full, s))
+                         for s in range(full.announced_phase + 1, full.phase)]
+                await self.open_turn(table, since, catching_up=True)
+        except Exception as exc:
+            delay = self.backoff(attempt)
+            log.warning("game %s: could not catch up (%s); trying again in %.0f s", game_id, exc, delay)
+            self.scheduler.schedule((CATCH_UP, game_id), self.bot.clock.now() + delay,
+                                    lambda: self.catch_up(game_id, attempt + 1))

@@ -1,0 +1,77 @@
+"""Helpers for playing Numeri through the shared front end in the Discord tests."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bot.core.table import fold
+from bot.games.numeri.game import GAME
+from tests.discord_world import World, eventually
+from tests.fakediscord import Message
+
+TURN_ID = re.compile(r"play:numeri:(?P<id>\d+):(?P<step>\d+):(?P<index>\d+)")
+
+
+def buttons(message: Message) -> list[dict[str, Any]]:
+    return [c for row in message.components for c in row.get("components", []) if c.get("type") == 2]
+
+
+def turn_step(message: Message) -> int | None:
+    for button in buttons(message):
+        match = TURN_ID.fullmatch(button.get("custom_id", ""))
+        if match:
+            return int(match["step"])
+    return None
+
+
+def turn_messages(world: World) -> list[Message]:
+    return [m for m in world.fake.messages(world.general) if m.embeds and "'s turn" in (m.embeds[0].get("title") or "")]
+
+
+def finals(world: World) -> list[Message]:
+    return [m for m in world.fake.messages(world.general)
+            if m.embeds and "game over" in (m.embeds[0].get("title") or "")]
+
+
+async def open_numeri(world: World, players: tuple[str, ...] = ("ana", "ben"), **options: Any) -> Message:
+    host = world.users[players[0]]
+    opened = await (await host.slash(world.general, "numeri start", **options)).wait()
+    lobby = opened.message
+    assert lobby is not None, opened.text()
+    for name in players[1:]:
+        joined = await (await world.users[name].click(lobby, "Join")).wait()
+        assert joined.response_type == 7, joined.text()
+    return world.fake.world.messages[lobby.id]
+
+
+async def start_numeri(world: World, players: tuple[str, ...] = ("ana", "ben"), **options: Any) -> None:
+    lobby = await open_numeri(world, players, **options)
+    started = await (await world.users[players[0]].click(lobby, "Start")).wait()
+    assert started.response_type == 7, started.text()
+
+
+async def next_turn(world: World, after: int = -1) -> Message | None:
+    """The newest turn message for a step after ``after`` (None once the final message is up)."""
+    def find() -> Message | bool | None:
+        if finals(world):
+            return True
+        for message in reversed(turn_messages(world)):
+            step = turn_step(message)
+            if step is not None and step > after:
+                return message
+        return None
+    found = await eventually(find, timeout=10, what="the next turn message or the final message")
+    return None if found is True else found  # type: ignore[return-value]
+
+
+def whose_turn(world: World, message: Message, players: tuple[str, ...]) -> str:
+    title = message.embeds[0]["title"]
+    return next(name for name in players if world.users[name].user.display_name in title)
+
+
+async def stored_result(world: World, game_id: int = 1) -> Any:
+    assert world.bot is not None
+    record = await world.bot.store.load_game(game_id)
+    state, _ = fold(GAME, record)
+    return GAME.result(state)
