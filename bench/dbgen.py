@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.services.thenumber import TheNumberService, phase_of
+from bot.services.thenumber import TheNumberService, phase_of, turn_payload
 from storage.sqlite import SQLiteStore
 
 from .engine import random_game
@@ -44,7 +44,7 @@ def generate(path: Path, games: int, seed: int = 3) -> Path:
                     seq += 1
                     action_rows.append((g, seq, p, "choose", s, json.dumps({"number": turns[p][key]}), now))
             seq += 1
-            action_rows.append((g, seq, p, "resolve", None, json.dumps({"numbers": turns[p]}), now))
+            action_rows.append((g, seq, p, "resolve", None, json.dumps(turn_payload(turns[p], "all-chosen", ())), now))
         for s in rng.sample(range(5), rng.randrange(5)):  # pending choices of the current turn
             if SEATS[s] in turns[phase]:
                 seq += 1

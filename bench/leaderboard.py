@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from bot.games.thenumber import rules
+from bot.services.thenumber import turn_payload
 from bot.services.thenumber_stats import period_start, summarise
 from storage.base import SeatRecord
 from storage.stats import LEADERBOARD_SQL, FinishedGame, SQLiteStats
@@ -45,8 +46,10 @@ def build(path: Path, games: int, seed: int = 11) -> None:
     for _ in range(SCRIPTS):
         seats = rng.randint(rules.MIN_SEATS, rules.MAX_SEATS)
         turns = random_game(rng, tuple(str(s) for s in range(seats)))
-        template = FinishedGame(0, None, 0, 0.0, tuple(SeatRecord(s, None, "x") for s in range(seats)), tuple(turns))
-        scripts.append((seats, [json.dumps({"numbers": t}) for t in turns], summarise(template)))
+        stored = [turn_payload(t, "all-chosen", ()) for t in turns]
+        template = FinishedGame(0, None, 0, 0.0, tuple(SeatRecord(s, None, "x") for s in range(seats)),
+                                tuple(p["step"] for p in stored))
+        scripts.append((seats, [json.dumps(p) for p in stored], summarise(template)))
     game_rows, seat_rows, action_rows, result_rows = [], [], [], []
     for g in range(1, games + 1):
         guild = OTHER_GUILD if g % 50 == 0 else GUILD

@@ -55,7 +55,7 @@ class FinishedGame:
     channel_id: int
     finished_at: float
     seats: tuple[SeatRecord, ...]
-    turns: tuple[Mapping[str, str], ...]  # seat key -> number, one mapping per resolved turn
+    turns: tuple[Mapping[str, Any], ...]  # the stored steps (each resolve payload's "step"), in order
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,12 +221,12 @@ class SQLiteStats(ConnectionHolder):
                 "SELECT game_id, seat, user_id, name, ai_level, state FROM seats"
                 " WHERE game_id IN (SELECT id FROM temp.stats_wanted) ORDER BY game_id, seat"):
             seats[int(game_id)].append(SeatRecord(int(seat), user_id, name, ai_level, state))
-        turns: dict[int, list[Mapping[str, str]]] = {i: [] for i in heads}
+        turns: dict[int, list[Mapping[str, Any]]] = {i: [] for i in heads}
         ended: dict[int, float] = {}
         for game_id, payload, at in await db.execute_fetchall(
                 "SELECT game_id, payload, at FROM actions WHERE kind = 'resolve'"
                 " AND game_id IN (SELECT id FROM temp.stats_wanted) ORDER BY game_id, seq"):
-            turns[int(game_id)].append(json.loads(payload)["numbers"])
+            turns[int(game_id)].append(json.loads(payload)["step"])
             ended[int(game_id)] = float(at)
         return [FinishedGame(i, heads[i][1], int(heads[i][2]), ended.get(i, 0.0), tuple(seats[i]), tuple(turns[i]))
                 for i in ids if i in heads]

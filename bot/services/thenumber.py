@@ -9,7 +9,7 @@ never takes a table older than the one it holds.
 
 import asyncio
 import gc
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -28,6 +28,7 @@ from bot.games.thenumber.engine import (
     public_view,
     validate_choice,
 )
+from bot.games.thenumber.game import FIELD
 from bot.games.thenumber.replay import script_json
 from storage.base import GameRecord, GameStore, SeatRecord, pending_choices
 
@@ -53,13 +54,25 @@ def rebuild(record: GameRecord) -> GameState:
     state = new_game([seat_key(s) for s in record.seats])
     for action in record.actions:
         if action.kind == "resolve":
-            state, _ = play_turn(state, action.payload["numbers"])
+            state, _ = play_turn(state, turn_numbers(action.payload))
     if record.status == "running":
         seated = {s.seat for s in record.seated}
         for seat, payload in pending_choices(record).items():
             if seat in seated:
                 state = choose(state, seat_key(seat), payload["number"])
     return state
+
+
+def turn_payload(numbers: Mapping[str, str], reason: str, timed_out: Iterable[int]) -> dict[str, Any]:
+    """A revealed turn as every game stores a step: ``{"step": {"0": {"number": "513"}}, "reason", "timed_out"}``
+    (seats in order; a missing seat is absent from the step)."""
+    step = {k: {FIELD: numbers[k]} for k in sorted(numbers, key=int)}
+    return {"step": step, "reason": reason, "timed_out": sorted(timed_out)}
+
+
+def turn_numbers(payload: Mapping[str, Any]) -> dict[str, str]:
+    """The numbers a stored turn revealed, by seat key (the inverse of :func:`turn_payload`)."""
+    return {k: action[FIELD] for k, action in payload["step"].items()}
 
 
 @dataclass(slots=True)
@@ -240,8 +253,9 @@ class TheNumberService(LobbyService):
             after, outcome = play_turn(before, numbers)
             now = self.clock.now()
             deadline = None if after.finished else now + self.turn_seconds(record)
-            done = await self.store.resolve_phase(game_id, phase, {"numbers": numbers}, deadline,
-                                                  after.finished, now)
+            timed_out = {s.seat for s in table.awaiting()}  # forced: whoever was awaited is missing
+            done = await self.store.resolve_phase(game_id, phase, turn_payload(numbers, reason, timed_out),
+                                                  deadline, after.finished, now)
             if not done:
                 self._drop(game_id)  # another process moved on: trust the database
                 return None
@@ -343,7 +357,7 @@ class TheNumberService(LobbyService):
         """The game as a ``python -m bot replay`` script (players named by unique display names)."""
         names = unique_names(record.seats)
         turns: list[Mapping[str, str]] = [
-            {names[int(k)]: n for k, n in a.payload["numbers"].items()}
+            {names[int(k)]: n for k, n in turn_numbers(a.payload).items()}
             for a in record.actions if a.kind == "resolve"
         ]
         return script_json([names[s.seat] for s in record.seats], turns)

@@ -14,7 +14,7 @@ from typing import Literal
 
 from bot.games.thenumber.check import Status
 from bot.games.thenumber.engine import GameState, new_game, play_turn
-from bot.services.thenumber import seat_key
+from bot.services.thenumber import seat_key, turn_numbers
 from storage.base import GameRecord
 from storage.stats import FinishedGame, PlayerGame, SeatResult
 
@@ -24,8 +24,8 @@ MIN_GAMES_FOR_RATES = 3  # win-rate and average-score leaderboards count players
 
 def fold(game: FinishedGame) -> GameState:
     state = new_game([seat_key(s) for s in game.seats])
-    for numbers in game.turns:
-        state, _ = play_turn(state, numbers)
+    for step in game.turns:
+        state, _ = play_turn(state, turn_numbers({"step": step}))
     return state
 
 
@@ -47,7 +47,7 @@ def finished_game(record: GameRecord) -> FinishedGame:
     """A stored record as the summariser sees it (tests and the chart use it)."""
     resolves = [a for a in record.actions if a.kind == "resolve"]
     return FinishedGame(record.id, record.guild_id, record.channel_id, resolves[-1].at if resolves else 0.0,
-                        record.seats, tuple(a.payload["numbers"] for a in resolves))
+                        record.seats, tuple(a.payload["step"] for a in resolves))
 
 
 # Periods ----------------------------------------------------------------------------------------
