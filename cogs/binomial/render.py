@@ -167,7 +167,7 @@ class BinomialPresenter:
         return None
 
     def _embed(self, title: str, text: str) -> discord.Embed:
-        return discord.Embed(title=title, description=text[:4000], colour=self.colour)
+        return discord.Embed(title=title.strip(), description=text[:4000], colour=self.colour)
 
     def status(self, view: View, prompt: Prompt, seats: Sequence[SeatInfo], since: Sequence[Happened],
                lang: str) -> Card:

@@ -203,8 +203,9 @@ class Talk:
         up = self.turn_messages.get(table.id)
         thread = self.thread_of(table)
         if up is not None and thread is not None and up.thread == thread and shown != up.step:
-            # the same thread goes on: open_turn edits the message up into the current step
-            await self.open_turn(table, [happened(table, r) for r in reports], lang=lang)
+            # the same thread goes on: open_turn edits the message up into the current step, still telling
+            # what it told before (a reveal the previous message could not show)
+            await self.open_turn(table, [*up.since, *(happened(table, r) for r in reports)], lang=lang)
             return
         if up is not None and shown != up.step:
             ended = next((r for r in reports if r.step == up.step), None)
