@@ -118,7 +118,8 @@ async def play_to_end(world: World, probe: Probe | None = None, *, dark: bool = 
         if prompt.kind == "place":
             digit = current.state.pending
             for i, name in enumerate(awaited):
-                cell = current.game.legal(current.state, seat_of(world, current, name))[-1 if name == "ana" else 0]["cell"]
+                cells = current.game.legal(current.state, seat_of(world, current, name))
+                cell = cells[-1 if name == "ana" else 0]["cell"]
                 answer = await place(world, message, name, cell, by_dm=(len(current.state.rolls) + i) % 3 == 0)
                 assert f"{digit} goes in {cell}" in answer, answer
                 done["placed"] += 1
@@ -379,3 +380,49 @@ async def test_a_stale_declaration_button_answers_privately(world: World) -> Non
     assert again.ephemeral and "That turn is over" in again.content
     assert title(message).startswith("Binomial · round 1")
 
+
+
+async def numerology_by_timer(world: World, seconds: int) -> None:
+    """Nobody places: every roll's timer writes the digit in each first free cell."""
+    while (current := await table(world)).state.kind == "place":
+        step = current.step
+        await world.advance(seconds + 1)
+        await eventually(lambda s=step: world.bot.tables._tables[1].step > s, what="the next roll")
+
+
+async def test_fight_without_a_fitting_number_is_answered_privately(world: World) -> None:
+    await start_binomial(world, PLAYERS, turn_seconds=15)
+    await numerology_by_timer(world, 15)
+    while (message := await settled(world)) is not None:
+        current = await table(world)
+        (seat,) = current.prompt.seats
+        name = next(n for n in PLAYERS if seat_of(world, current, n) == seat)
+        step = current.step
+        if len(current.game.legal(current.state, seat)) == 1:
+            assert "Fight" in {b.get("label") for b in buttons(message)}  # public buttons reveal nothing
+            refused = await (await world.users[name].click(message, "Fight")).wait()
+            assert refused.ephemeral and "You have no number that fits" in refused.content
+            assert (await table(world)).step == step  # nothing changed
+            return
+        await (await world.users[name].click(message, "Pass")).wait()
+    pytest.skip("every card had a fitting number for the seat declaring")  # pragma: no cover - the seed decides
+
+
+async def test_a_round_committed_but_never_told_is_revealed_once_after_restarts(world: World) -> None:
+    await start_binomial(world, PLAYERS, turn_seconds=15)
+    await numerology_by_timer(world, 15)
+    await settled(world)
+    # The bot dies after committing every declaration of round 1, before telling anyone: simulate it.
+    while len((current := await table(world)).state.history) == 0:
+        (seat,) = current.prompt.seats
+        user_id = current.seat(seat).user_id
+        assert user_id is not None
+        await world.bot.tables.act(1, user_id, action={"fight": False}, phase=current.step)
+    posted = len(bot_messages(world))
+    await world.restart()
+    await settled(world)
+    await world.restart()
+    await settled(world)
+    texts = [world.fake.visible_text(m) for m in bot_messages(world)]
+    assert sum("Reveal of round 1**" in text for text in texts) == 1
+    assert len(texts) == posted + 1  # round 2's message, telling round 1's reveal, once whatever the restarts
