@@ -218,6 +218,8 @@ async def test_numerology_status_says_who_placed_and_other_presses_are_private(w
     assert sheet.ephemeral and "Your sheet" in sheet.text() and "5a " + str(digit) in sheet.text()
     outsider = await (await world.users["cy"].slash(world.general, "binomial sheet")).wait()
     assert outsider.ephemeral and "not playing" in outsider.text()
+    rules = await (await world.users["cy"].slash(world.general, "binomial rules")).wait()
+    assert rules.ephemeral and "How to play Binomial" in rules.text() and "Closest to 50" in rules.text()
 
 
 CELL_5A = 8

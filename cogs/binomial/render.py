@@ -150,10 +150,12 @@ class BinomialPresenter:
         return text
 
     def rules(self, lang: str) -> Card:
-        cards = "\n".join(card_line(k, lang) for k in CARD_BY_KEY)
+        lines = [card_line(k, lang) for k in CARD_BY_KEY]
         embed = discord.Embed(title=t("binomial.rules.title", lang), description=t("binomial.rules.text", lang),
                               colour=self.colour)
-        embed.add_field(name=t("binomial.rules.cards", lang), value=cards[:1024], inline=False)
+        half = len(lines) // 2  # a field holds 1024 characters: the 16 cards take two
+        embed.add_field(name=t("binomial.rules.cards", lang), value="\n".join(lines[:half]), inline=False)
+        embed.add_field(name="…", value="\n".join(lines[half:]), inline=False)
         embed.add_field(name=t("binomial.rules.variants_title", lang), value=t("binomial.rules.variants", lang),
                         inline=False)
         return Card(embeds=(embed,))
