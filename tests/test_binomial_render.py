@@ -52,3 +52,10 @@ def test_the_lobby_lists_the_variants_and_the_rules_every_card() -> None:
     cards = "\n".join(f["value"] for f in rules["fields"][:2])
     assert rules["fields"][0]["name"] == "Les 16 postulats" and all(len(f["value"]) <= 1024 for f in rules["fields"])
     assert cards.count("\n") == 15 and "Le plus proche de 50" in cards
+
+
+def test_the_last_round_of_a_game_reveals_every_sheet() -> None:
+    last = Fight(1, 16, "contains_5", ((0, 52),), (1, 2), (), (), 0, (3, 0, 0), 0, (9, 4, 2), game_over=True,
+                 sheets=((52, 11), (33, 40), (7, 99)))
+    text = reveal_text(last, SEATS, "en")
+    assert "Game 1 is over." in text and "🟢 Cy's sheet: `07` `99`" in text

@@ -93,6 +93,9 @@ def reveal_text(fight: Fight, seats: Sequence[SeatInfo], lang: str) -> str:
         lines.append(t("binomial.reveal.last_number", lang, name=who(seats, seat)))
     if fight.game_over:
         lines.append(t("binomial.reveal.game_over", lang, game=fight.game))
+        for seat, numbers in enumerate(fight.sheets or ()):  # every sheet is public once its game is over
+            lines.append(t("binomial.reveal.sheet", lang, name=who(seats, seat),
+                           numbers=" ".join(num(n) for n in numbers)))
     return "\n".join(lines)
 
 

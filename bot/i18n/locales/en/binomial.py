@@ -68,6 +68,7 @@ MESSAGES = {
     "binomial.reveal.no_winner": "Nobody wins the card; the chairman stays.",
     "binomial.reveal.chairman": "Chairman: {name}",
     "binomial.reveal.last_number": "Openness: {name} has one number left.",
+    "binomial.reveal.sheet": "{name}'s sheet: {numbers}",
     "binomial.reveal.game_over": "Game {game} is over.",
     "binomial.final.title": "Binomial · game over",
     "binomial.final.winners": "Winner: {names}",

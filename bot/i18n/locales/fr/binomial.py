@@ -71,6 +71,7 @@ MESSAGES = {
     "binomial.reveal.no_winner": "Personne ne gagne la carte ; le président reste.",
     "binomial.reveal.chairman": "Président : {name}",
     "binomial.reveal.last_number": "Franchise : {name} n'a plus qu'un nombre.",
+    "binomial.reveal.sheet": "Feuille de {name} : {numbers}",
     "binomial.reveal.game_over": "La partie {game} est terminée.",
     "binomial.final.title": "Binomial · partie terminée",
     "binomial.final.winners": "Gagnant : {names}",
