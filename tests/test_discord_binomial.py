@@ -428,3 +428,22 @@ async def test_a_round_committed_but_never_told_is_revealed_once_after_restarts(
     texts = [world.fake.visible_text(m) for m in bot_messages(world)]
     assert sum("Reveal of round 1**" in text for text in texts) == 1
     assert len(texts) == posted + 1  # round 2's message, telling round 1's reveal, once whatever the restarts
+
+
+async def test_a_match_of_three_games_adds_the_points_up(world: World) -> None:
+    await start_binomial(world, ("ana",), ai_players=2, match=True, turn_seconds=15)
+    while (current := await table(world)).running:  # ana never plays: every timer acts for her
+        step = current.step
+        await world.advance(16)
+        await eventually(lambda s=step: world.bot.tables._tables.get(1) is None or
+                         world.bot.tables._tables[1].step > s, what="the next step")
+    result = await stored_result(world)
+    (final,) = finals(world)
+    text = world.fake.visible_text(final)
+    current = await table(world)
+    assert len(current.state.finished) == 3
+    for seat in range(3):
+        games = " + ".join(str(g.scores[seat]) for g in current.state.finished)
+        assert f"{current.seat(seat).name}: {result.scores[seat]} points" in text
+        assert f"Games: {games}" in text
+    assert len(numerology_messages(world)) == 3  # one per game
