@@ -447,3 +447,19 @@ async def test_a_match_of_three_games_adds_the_points_up(world: World) -> None:
         assert f"{current.seat(seat).name}: {result.scores[seat]} points" in text
         assert f"Games: {games}" in text
     assert len(numerology_messages(world)) == 3  # one per game
+
+
+async def test_a_roll_committed_but_never_told_goes_on_in_the_same_message_after_a_restart(world: World) -> None:
+    await start_binomial(world, PLAYERS)
+    message = await settled(world)
+    assert message is not None
+    step = (await table(world)).step
+    for name in PLAYERS:  # the bot dies right after storing both placements, before telling anyone
+        await world.bot.tables.act(1, world.users[name].id, action={"cell": "1a"}, phase=step)
+    assert len((await table(world)).state.rolls) == 2
+    posted = len(bot_messages(world))
+    await world.restart()
+    await eventually(lambda: "Roll 2 of 16" in world.fake.visible_text(world.fake.world.messages[message.id]),
+                     what="roll 2 edited into the numerology message")
+    await world.restart()
+    assert len(bot_messages(world)) == posted and len(numerology_messages(world)) == 1
