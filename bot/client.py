@@ -23,11 +23,11 @@ from storage.sqlite import SQLiteStore
 log = logging.getLogger(__name__)
 
 # Game packages first (each registers its presenter and its command group), the shared front end last.
-EXTENSIONS = ("cogs.thenumber", "cogs.numeri", "cogs.table")
+EXTENSIONS = ("cogs.thenumber", "cogs.numeri", "cogs.binomial", "cogs.table")
 # Where each game is played on Discord: these keep their own cog package for now; every other game of
 # GAMES is run by ``bot.tables`` and played through the shared front end ``cogs/table``.
 OWN_COGS = frozenset({"thenumber"})
-NOT_ON_DISCORD_YET = frozenset({"binomial"})  # no presenter yet: its package will remove it from here
+NOT_ON_DISCORD_YET: frozenset[str] = frozenset()  # games without a presenter yet
 COMMANDS_HASH_KEY = "commands_hash"
 
 

@@ -56,8 +56,10 @@ class World:
         await self.fake.attach(bot)
         self.bot = bot
         await asyncio.sleep(0)  # let the restore task run
-        cog = bot.get_cog("TheNumber")
-        await asyncio.wait_for(cog._restoring, PATIENCE)  # type: ignore[union-attr]
+        for name in ("TheNumber", "Table"):
+            cog = bot.get_cog(name)
+            if cog is not None:
+                await asyncio.wait_for(cog._restoring, PATIENCE)  # type: ignore[attr-defined]
         return bot
 
     async def stop_bot(self) -> None:

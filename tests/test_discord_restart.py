@@ -51,7 +51,7 @@ async def test_commands_are_synced_only_when_they_change(world: World) -> None:
     await world.restart()
     assert len(world.fake.requests_to("PUT", r"/applications/\d+/commands")) == 1
     names = {c["name"] for c in puts[0].json}
-    assert names == {"thenumber", "score", "digits", "numeri", "board"}
+    assert names == {"thenumber", "score", "digits", "numeri", "binomial", "board"}
 
 
 async def test_a_turn_committed_but_never_announced_is_revealed_once_after_restart(world: World) -> None:

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from discord import app_commands
 
 from bot.core.fold import fold as fold_steps
 from bot.core.fold import fold_envelope
@@ -25,7 +24,6 @@ from bot.games.thenumber.replay import replay_text
 from bot.services.thenumber import rebuild
 from cogs.binomial.stats import BinomialStats
 from cogs.numeri.stats import NumeriStats
-from cogs.table.stats import add_stats_commands
 from storage.base import GameRecord
 from storage.sqlite import SQLiteStore
 from storage.stats import SQLiteStats
@@ -147,13 +145,6 @@ async def test_a_game_that_started_with_a_gap_in_its_seats_is_still_counted(db_p
 
 
 # Through Discord: /thenumber sees The Number only; a Numeri and a Binomial group see theirs ----------------
-async def add_group(world: World, name: str, kind: str, presenter: Any) -> None:
-    group = app_commands.Group(name=name, description=f"{name} games")
-    world.bot.tree.add_command(group)
-    await add_stats_commands(world.bot, group, kind, presenter)
-    await world.bot.tree.sync()
-
-
 async def run(world: World, who: str, command: str, **options: Any) -> Any:
     result = await (await world.users[who].slash(world.general, command, **options)).wait(5)
     if result.response_type == 5:
@@ -170,7 +161,6 @@ async def test_each_group_shows_its_own_games_and_exports_replay(world: World, t
     service = GameService(world.bot.store, GAMES, world.clock)
     ana, ben = world.users["ana"].id, world.users["ben"].id
     ids = {kind: await play(service, world.guild.id, [ana, ben], kind, seed=n) for n, kind in enumerate(KINDS)}
-    await add_group(world, "binomial", "binomial", BinomialStats())
 
     for command, kind in (("thenumber", "thenumber"), ("numeri", "numeri"), ("binomial", "binomial")):
         mine = await run(world, "ana", f"{command} stats")

@@ -23,7 +23,7 @@ from bot.i18n import DEFAULT, t
 from cogs.seats import safe_name, seat_style
 from storage.base import AlreadyPlaying, ChannelBusy, GameFull, GameRecord, StalePhase, StoreError, WrongStatus
 
-from .answers import Deferral, SlowAnswer, edit, reply, send
+from .answers import Deferral, SlowAnswer, edit, reply, send, settled
 from .components import MODAL_ID, TEXT_FIELD_ID, TextModal, choices_view, lobby_view, pick_view
 from .language import Languages
 from .presenter import Presenter, Presenters
@@ -347,7 +347,9 @@ class TableCog(commands.Cog, name="Table"):
             if not 0 <= index < len(inputs.choices):
                 raise TurnOver(table.step)
             choice = inputs.choices[index]
-            if len(choice.actions) > 1:  # a group: the seat picks one of them privately
+            if not choice.actions:  # nothing this seat can pick (said privately: the buttons are public)
+                raise Refused(choice.none or t("core.error.turn_over", lang))
+            if len(choice.actions) > 1 or choice.pick:  # a group: the seat picks one of them privately
                 labels = [(i, inputs.labels[i] if i < len(inputs.labels) else str(i)) for i in choice.actions]
                 await reply(interaction, choice.label, view=pick_view(table.record.kind, game_id, step, labels,
                                                                       inputs.placeholder))
@@ -384,10 +386,15 @@ class TableCog(commands.Cog, name="Table"):
             outcome = await self.service.act(table.id, interaction.user.id, action=action, phase=step)
         except NotYourTurn:
             raise self._their_turn(await self.service.table(table.id), lang) from None
-        if sealed and outcome.ack is not None:
-            await edit(interaction, content=presenter.ack(outcome.ack.action, outcome.ack.changed, lang), view=None,
-                       embeds=[])
-            if not outcome.reports:
+        if on_turn_message and self.talk.continues(outcome.table, step):
+            await settled(interaction)  # the same thread goes on: announce edits the message into the next step
+            if not interaction.response.is_done():
+                await interaction.response.defer()
+            await self.talk.announce(outcome.table, outcome.reports)
+            return
+        if outcome.ack is not None and (sealed or not on_turn_message):
+            await edit(interaction, content=self._ack_text(outcome, lang), view=None, embeds=[])
+            if sealed and not outcome.reports:
                 self.talk.choice_made(outcome.table)
         elif on_turn_message and outcome.reports and outcome.reports[0].step == step:
             lang_game = await self.languages.for_game(outcome.table.record)
@@ -400,6 +407,18 @@ class TableCog(commands.Cog, name="Table"):
             await edit(interaction, content=t("core.done", lang), view=None, embeds=[])
         if outcome.reports:
             await self.talk.announce(outcome.table, outcome.reports)
+
+    def _ack_text(self, outcome: Outcome, lang: str) -> str:
+        """The private acknowledgement, with the step's public view when the presenter wants it."""
+        presenter = self.presenters[outcome.table.record.kind]
+        ack = outcome.ack
+        assert ack is not None
+        hook = getattr(presenter, "ack_for", None)
+        if hook is None:
+            return presenter.ack(ack.action, ack.changed, lang)
+        table = outcome.table
+        state = outcome.reports[0].before if outcome.reports else table.state
+        return str(hook(table.game.view(state, None), ack.action, ack.changed, lang))
 
     async def open_private(self, interaction: Interaction, kind: str, game_id: int, step: int) -> None:
         """A sealed step's "Choose secretly": the seat's own options, privately (or a modal for free text)."""
@@ -445,10 +464,9 @@ class TableCog(commands.Cog, name="Table"):
             await self._acknowledge(outcome, lambda line: reply(interaction, line), lang)
 
     async def _acknowledge(self, outcome: Outcome, answer: Any, lang: str) -> None:
-        presenter = self.presenters[outcome.table.record.kind]
-        if outcome.ack is not None and not outcome.reports:
-            await answer(presenter.ack(outcome.ack.action, outcome.ack.changed, lang))
-            if outcome.table.prompt is not None and outcome.table.prompt.sealed:
+        if outcome.ack is not None:
+            await answer(self._ack_text(outcome, lang))
+            if not outcome.reports and outcome.table.prompt is not None and outcome.table.prompt.sealed:
                 self.talk.choice_made(outcome.table)
         else:
             await answer(t("core.done", lang))

@@ -17,6 +17,17 @@ Inputs come from the prompt (see :class:`Inputs`):
 * a sealed prompt with a short legal list: one "Choose secretly" button (``Inputs.private_label``) opens
   a private (ephemeral) view of that seat's own choices;
 * a sealed prompt whose legal list is None: a modal with ``Inputs.text`` (or a DM).
+
+Optional presenter hooks (a presenter without them behaves as before):
+
+* ``thread(view, prompt) -> str | None``: steps whose thread keys are equal (and not None) share ONE turn
+  message, edited in place from step to step instead of a new post per step (Binomial's 16 rolls of the
+  numerology; the declarations of one round). When the thread changes, the message is closed with ``done``
+  as usual and the next one is posted.
+* ``ack_for(view, action, changed, lang) -> str``: the private acknowledgement with the table's view of the
+  step acted in (``ack`` cannot say which digit was placed); used instead of ``ack`` when present.
+* ``timed_out(before, after, seat, lang) -> str | None``: a DM to a seat the deadline acted for, from that
+  seat's own views before and after the step (where its digit went); never shown to anyone else.
 """
 
 from __future__ import annotations
@@ -80,6 +91,8 @@ class Choice:
     actions: tuple[int, ...]
     emoji: str | None = None
     primary: bool = True
+    pick: bool = False  # open the private select even when it stands for a single action
+    none: str = ""  # said privately when it stands for no action for the seat pressing it (nothing to pick)
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,7 +51,8 @@ def edit_fields(card: Card) -> dict[str, Any]:
 
 
 def seat_infos(table: Table) -> list[SeatInfo]:
-    seated, awaited = table.seated, table.awaited()
+    seated = table.seated
+    awaited = table.awaited() if table.running else frozenset()
     return [SeatInfo(s.seat, safe_name(s.name), s.is_ai, s.seat not in seated, table.running and table.away(s.seat),
                      s.seat in awaited) for s in table.record.seats]
 
@@ -72,6 +73,7 @@ class TurnMessage:
     step: int
     message_id: int
     since: tuple[Happened, ...] = ()  # what it told before its own step
+    thread: str | None = None  # the presenter's thread key: later steps of the same thread edit this message
 
 
 class Talk:
@@ -95,6 +97,20 @@ class Talk:
     def presenter(self, table: Table | GameRecord) -> Presenter:
         record = table.record if isinstance(table, Table) else table
         return self.presenters[record.kind]
+
+    def thread_of(self, table: Table) -> str | None:
+        """The presenter's thread key of the current step (None: one turn message per step)."""
+        hook = getattr(self.presenter(table), "thread", None)
+        prompt = table.prompt
+        if hook is None or prompt is None or not table.running:
+            return None
+        key = hook(table.game.view(table.state, None), prompt)
+        return str(key) if key is not None else None
+
+    def continues(self, table: Table, step: int) -> bool:
+        """True when the turn message of ``step`` is up and the current step goes on in it (same thread)."""
+        up = self.turn_messages.get(table.id)
+        return up is not None and up.step == step and up.thread is not None and up.thread == self.thread_of(table)
 
     def backoff(self, attempt: int) -> float:
         return BACKOFF[min(attempt, len(BACKOFF) - 1)]
@@ -184,6 +200,12 @@ class Talk:
         lang = await self.languages.for_game(record)
         seats = seat_infos(table)
         up = self.turn_messages.get(table.id)
+        thread = self.thread_of(table)
+        if up is not None and thread is not None and up.thread == thread and shown != up.step:
+            # the same thread goes on: open_turn edits the message up into the current step, still telling
+            # what it told before (a reveal the previous message could not show)
+            await self.open_turn(table, [*up.since, *(happened(table, r) for r in reports)], lang=lang)
+            return
         if up is not None and shown != up.step:
             ended = next((r for r in reports if r.step == up.step), None)
             if ended is not None:
@@ -222,6 +244,15 @@ class Talk:
         if up is not None and up.step == step:
             return  # this step's turn message is up already
         self.arm(record)
+        thread = self.thread_of(table)
+        if up is not None and thread is not None and up.thread == thread:
+            card = presenter.status(view_public, prompt, seats, since, lang)
+            card = self._with_footer(card, presenter.title(lang), game_id, False, lang)
+            if await self._edit(record, up.message_id, card, self.input_view(table, prompt, lang)):
+                self.turn_messages[game_id] = TurnMessage(step, up.message_id, tuple(since), thread)
+                await self.store.set_message(game_id, "status", up.message_id)
+                await self.service.announced(game_id, step - 1)
+                return
         prefix = f"play:{record.kind}:{game_id}:{step}:"
         message = await self.recent_message(record, lambda m: any(
             str(getattr(c, "custom_id", "") or "").startswith(prefix) for row in m.components
@@ -233,7 +264,7 @@ class Talk:
                                       view=self.input_view(table, prompt, lang))
         if message is None:
             return
-        self.turn_messages[game_id] = TurnMessage(step, message.id, tuple(since))
+        self.turn_messages[game_id] = TurnMessage(step, message.id, tuple(since), thread)
         await self.store.set_message(game_id, "status", message.id)
         await self.service.announced(game_id, step - 1)
 
@@ -256,12 +287,29 @@ class Talk:
         first.set_footer(text=footer(title, game_id, final, lang))
         return Card(card.content, (first, *card.embeds[1:]), card.pictures)
 
-    async def _edit(self, record: GameRecord, message_id: int, card: Card) -> None:
+    async def _edit(self, record: GameRecord, message_id: int, card: Card, view: discord.ui.View | None = None
+                    ) -> bool:
         try:
             await self.channel(record.channel_id).get_partial_message(message_id).edit(**edit_fields(card),
-                                                                                        view=None)
+                                                                                        view=view)
+            return True
         except discord.HTTPException as exc:
             log.info("game %s: could not edit message %s: %s", record.id, message_id, exc)
+            return False
+
+    async def tell_timed_out(self, table: Table, reports: Sequence[StepReport]) -> None:
+        """DM each seat the deadline acted for what was done in its name (the presenter's optional hook)."""
+        hook = getattr(self.presenter(table), "timed_out", None)
+        if hook is None:
+            return
+        lang = await self.languages.for_game(table.record)
+        game = table.game
+        for report in reports:
+            for seat in sorted(report.timed_out):
+                user_id = table.seat(seat).user_id
+                text = hook(game.view(report.before, seat), game.view(report.after, seat), seat, lang)
+                if user_id is not None and text:
+                    await self.send_dm(user_id, text)
 
     def choice_made(self, table: Table) -> None:
         """A sealed draft came in: show who has chosen on the turn message soon (once for a burst)."""
@@ -312,6 +360,7 @@ class Talk:
                                     lambda: self.deadline(game_id, step, attempt + 1))
             return
         await self.announce(table, reports)
+        await self.tell_timed_out(table, reports)
 
     async def remind(self, game_id: int, step: int) -> None:
         table = await self.service.table(game_id)
@@ -325,6 +374,33 @@ class Talk:
             user_id = table.seat(seat).user_id
             if user_id is not None:
                 await self.send_dm(user_id, self.presenter(table).reminder(view, seat, left, record.channel_id, lang))
+
+    async def _find_thread(self, table: Table, full: GameRecord) -> None:
+        """After a restart: the newest turn message of this game, taken up again if its step's thread is the
+        current step's (a crash between a commit and the edit must not post a second message)."""
+        thread = self.thread_of(table)
+        if thread is None:
+            return
+        hook = self.presenter(table).thread  # type: ignore[attr-defined]
+        prefix = f"play:{full.kind}:{full.id}:"
+        found: list[int] = []
+
+        def wanted(message: discord.Message) -> bool:
+            for row in message.components:
+                for child in getattr(row, "children", ()):
+                    custom_id = str(getattr(child, "custom_id", "") or "")
+                    if custom_id.startswith(prefix) and custom_id[len(prefix):].split(":")[0].isdigit():
+                        found.append(int(custom_id[len(prefix):].split(":")[0]))
+                        return True
+            return False
+
+        message = await self.recent_message(full, wanted)
+        if message is None or not found or found[0] >= table.step:
+            return
+        before = self.service.report_for(full, found[0]).before
+        prompt = table.game.prompt(before)
+        if prompt is not None and hook(table.game.view(before, None), prompt) == thread:
+            self.turn_messages[table.id] = TurnMessage(found[0], message.id, (), thread)
 
     # Restart and catching up --------------------------------------------------------------------
     async def restore(self) -> None:
@@ -345,7 +421,8 @@ class Talk:
                 table = await self.service.table(game_id)
                 if table.running and full.status_message_id is not None and full.phase == table.step:
                     # this step's turn message is up (the stop came after recording it): only the mark may lack
-                    self.turn_messages.setdefault(game_id, TurnMessage(table.step, full.status_message_id))
+                    self.turn_messages.setdefault(game_id, TurnMessage(table.step, full.status_message_id,
+                                                                       thread=self.thread_of(table)))
                     if full.announced_phase < table.step - 1:
                         await self.service.announced(game_id, table.step - 1)
                     self.arm(table.record)
@@ -354,6 +431,8 @@ class Talk:
                     return
                 since = [happened(table, self.service.report_for(full, s))
                          for s in range(full.announced_phase + 1, full.phase)]
+                if game_id not in self.turn_messages:
+                    await self._find_thread(table, full)
                 await self.open_turn(table, since, catching_up=True)
         except Exception as exc:
             delay = self.backoff(attempt)

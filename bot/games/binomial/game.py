@@ -23,6 +23,7 @@ from .view import View, view_of
 _NUMBER = re.compile(r"(?:fight\s+)?([0-9]{2})")
 _PASS_WORDS = frozenset({"pass", "p", "-"})
 VARIANT_OPTIONS = ("dark", "reward_for_fighting", "openness", "same_boat")
+FRONT_END_OPTIONS = frozenset({"language"})  # stored with the table's options by the Discord front end
 
 
 def _number_of(action: Action) -> int | None:
@@ -66,7 +67,7 @@ class BinomialGame:
     ai_levels = ("easy", "normal", "hard")
 
     def setup(self, seats: int, options: Mapping[str, Any], seed: int) -> State:
-        known = {o.name for o in self.options}
+        known = {o.name for o in self.options} | FRONT_END_OPTIONS
         unknown = sorted(set(options) - known)
         if unknown:
             raise BadSetup(f"unknown option {unknown[0]!r}")

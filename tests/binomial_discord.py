@@ -1,0 +1,105 @@
+"""Helpers for playing Binomial through the shared front end in the Discord tests."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bot.core.table import Table, fold
+from bot.games.binomial.game import GAME
+from bot.games.binomial.rules import show
+from tests.discord_world import World, eventually
+from tests.fakediscord import Message
+from tests.fakediscord.state import BOT_USER_ID
+
+STEP_ID = re.compile(r"play:binomial:(?P<id>\d+):(?P<step>\d+):")
+
+
+def buttons(message: Message) -> list[dict[str, Any]]:
+    return [c for row in message.components for c in row.get("components", []) if c.get("type") == 2]
+
+
+def bot_messages(world: World) -> list[Message]:
+    return [m for m in world.fake.messages(world.general) if m.author_id == BOT_USER_ID]
+
+
+def title(message: Message) -> str:
+    return (message.embeds[0].get("title") or "") if message.embeds else ""
+
+
+def step_of(message: Message) -> int | None:
+    for button in buttons(message):
+        match = STEP_ID.match(button.get("custom_id", ""))
+        if match:
+            return int(match["step"])
+    return None
+
+
+def finals(world: World) -> list[Message]:
+    return [m for m in bot_messages(world) if title(m).startswith("Binomial · game over")]
+
+
+def numerology_messages(world: World) -> list[Message]:
+    return [m for m in bot_messages(world) if title(m).startswith("Binomial · numerology")]
+
+
+async def open_binomial(world: World, players: tuple[str, ...] = ("ana", "ben"), **options: Any) -> Message:
+    host = world.users[players[0]]
+    opened = await (await host.slash(world.general, "binomial start", **options)).wait()
+    lobby = opened.message
+    assert lobby is not None, opened.text()
+    for name in players[1:]:
+        joined = await (await world.users[name].click(lobby, "Join")).wait()
+        assert joined.response_type == 7, joined.text()
+    return world.fake.world.messages[lobby.id]
+
+
+async def start_binomial(world: World, players: tuple[str, ...] = ("ana", "ben"), **options: Any) -> None:
+    lobby = await open_binomial(world, players, **options)
+    started = await (await world.users[players[0]].click(lobby, "Start")).wait()
+    assert started.response_type == 7, started.text()
+
+
+async def table(world: World, game_id: int = 1) -> Table:
+    assert world.bot is not None
+    return await world.bot.tables.table(game_id)
+
+
+async def settled(world: World, game_id: int = 1) -> Message | None:
+    """Once the channel shows the current step: its turn message (None once the final message is up)."""
+    current = await table(world, game_id)
+    if not current.running:
+        await eventually(lambda: finals(world), what="the final message")
+        return None
+    step = current.step
+
+    def find() -> Message | None:
+        return next((m for m in reversed(bot_messages(world)) if step_of(m) == step), None)
+    return await eventually(find, what=f"the turn message of step {step}")  # type: ignore[no-any-return]
+
+
+def seat_of(world: World, current: Table, name: str) -> int:
+    seated = current.record.seat_of(world.users[name].id)
+    assert seated is not None
+    return seated.seat
+
+
+def unused_numbers(current: Table) -> dict[int, set[str]]:
+    """Per seat, its unused numbers as every message writes them (`37`), minus the ones already public."""
+    public = {show(n) for f in current.state.history for _, n in f.fighters}
+    return {seat: {f"`{show(n)}`" for n in sheet.unused if show(n) not in public}
+            for seat, sheet in enumerate(current.state.sheets)}
+
+
+def every_version(message: Message) -> list[str]:
+    """The text of each version a message had (posts and edits)."""
+    from tests.fakediscord.visible import visible_text
+
+    return [visible_text(snapshot) for snapshot in message.history] + [visible_text(message)]
+
+
+async def stored_result(world: World, game_id: int = 1) -> Any:
+    assert world.bot is not None
+    record = await world.bot.store.load_game(game_id)
+    state, _ = fold(GAME, record)
+    return GAME.result(state)
