@@ -362,10 +362,7 @@ async def test_public_commands_and_sheets_keep_the_secrets(world: World, caplog:
 
 async def test_a_stale_declaration_button_answers_privately(world: World) -> None:
     await start_binomial(world, PLAYERS, turn_seconds=15)
-    for _ in range(16):
-        step = (await table(world)).step
-        await world.advance(16)
-        await eventually(lambda s=step: world.bot.tables._tables[1].step > s, what="the next roll")
+    await numerology_by_timer(world, 15)
     message = await settled(world)
     assert message is not None
     shown, shown_step = copy.deepcopy(message.components), step_of(message)
@@ -390,6 +387,7 @@ async def numerology_by_timer(world: World, seconds: int) -> None:
         step = current.step
         await world.advance(seconds + 1)
         await eventually(lambda s=step: world.bot.tables._tables[1].step > s, what="the next roll")
+        await settled(world)  # the next roll's timer is armed once its message is up: advance only then
 
 
 async def test_fight_without_a_fitting_number_is_answered_privately(world: World) -> None:
@@ -437,6 +435,7 @@ async def test_a_match_of_three_games_adds_the_points_up(world: World) -> None:
         await world.advance(16)
         await eventually(lambda s=step: world.bot.tables._tables.get(1) is None or
                          world.bot.tables._tables[1].step > s, what="the next step")
+        await settled(world)  # the next step's timer is armed once its message is up: advance only then
     result = await stored_result(world)
     (final,) = finals(world)
     text = world.fake.visible_text(final)

@@ -196,6 +196,8 @@ class Talk:
                                     lambda: self.catch_up(game_id, attempt + 1))
 
     async def _announce(self, table: Table, reports: Sequence[StepReport], shown: int | None) -> None:
+        if not reports:
+            return
         record, presenter = table.record, self.presenter(table)
         lang = await self.languages.for_game(record)
         seats = seat_infos(table)
@@ -212,7 +214,7 @@ class Talk:
                 await self._edit(record, up.message_id, presenter.done(happened(table, ended), seats, up.since, lang))
         if up is not None and any(r.step >= up.step for r in reports):
             self.turn_messages.pop(table.id, None)
-        since = [happened(table, r) for r in reports]
+        since = [happened(table, r) for r in reports if r.step not in (shown, up.step if up else None)]
         await self.open_turn(table, since, lang=lang)
 
     async def open_turn(self, table: Table, since: Sequence[Happened], *, lang: str | None = None,
@@ -320,20 +322,23 @@ class Talk:
                                     lambda: self.refresh_status(game_id, step))
 
     async def refresh_status(self, game_id: int, step: int) -> None:
-        table = await self.service.table(game_id)
-        up = self.turn_messages.get(game_id)
-        prompt = table.prompt
-        if not table.running or table.step != step or up is None or up.step != step or prompt is None:
-            return
-        lang = await self.languages.for_game(table.record)
-        card = self.presenter(table).status(table.game.view(table.state, None), prompt, seat_infos(table), up.since,
-                                            lang)
-        card = self._with_footer(card, self.presenter(table).title(lang), game_id, False, lang)
-        try:
-            await self.channel(table.record.channel_id).get_partial_message(up.message_id).edit(
-                **edit_fields(card), view=self.input_view(table, prompt, lang))
-        except discord.HTTPException as exc:
-            log.info("game %s: could not refresh the turn message: %s", game_id, exc)
+        # Under the game's lock, like announcing: a message that the next step goes on editing (one thread)
+        # must never get this older status after the newer one.
+        async with self.locks(game_id):
+            table = await self.service.table(game_id)
+            up = self.turn_messages.get(game_id)
+            prompt = table.prompt
+            if not table.running or table.step != step or up is None or up.step != step or prompt is None:
+                return
+            lang = await self.languages.for_game(table.record)
+            presenter = self.presenter(table)
+            card = presenter.status(table.game.view(table.state, None), prompt, seat_infos(table), up.since, lang)
+            card = self._with_footer(card, presenter.title(lang), game_id, False, lang)
+            try:
+                await self.channel(table.record.channel_id).get_partial_message(up.message_id).edit(
+                    **edit_fields(card), view=self.input_view(table, prompt, lang))
+            except discord.HTTPException as exc:
+                log.info("game %s: could not refresh the turn message: %s", game_id, exc)
 
     # Timers -------------------------------------------------------------------------------------
     def arm(self, record: GameRecord) -> None:
