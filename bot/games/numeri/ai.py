@@ -18,13 +18,12 @@ from __future__ import annotations
 from random import Random
 
 from . import ai_rollout, engine
+from .ai_rollout import EXTRA_THROW, WIN
 from .engine import Choice, Positions, State
 from .rules import DIE_FACES, SQUARES, TOKENS, UNENTERED_POINTS, VALUE, barrier_for
 from .view import NumeriView
 
 EASY_GREED = 0.3  # how often the beginner takes the move that scores most at once
-EXTRA_THROW = 9.0  # normal's guess of what one throw gains
-WIN = 1000.0
 LATE = 16  # throws left (by one probe playout) below which hard plays the game out instead of judging
 BUDGET = 1500  # simulated throws per hard decision, over all its choices and playouts
 MIN_PLAYOUTS = 4  # playouts per choice however long the game still is

@@ -14,10 +14,9 @@ from random import Random
 from .engine import Positions
 from .rules import CHAIN_LENGTH, LAST_SQUARES, SPLITS, SQUARES, START, TOKENS, UNENTERED_POINTS, VALUE
 
-EXTRA_THROW = 9.0  # the normal level's guess of what one throw gains (same as ai.EXTRA_THROW)
-WIN = 1000.0
+EXTRA_THROW = 9.0  # the normal level's guess of what one throw gains
+WIN = 1000.0  # the normal level's worth of winning by ending the game (losing: minus this)
 FACES = 6  # 0-4: tokens 1-5; 5: the star
-_LAST = LAST_SQUARES
 
 
 class Board:
@@ -48,7 +47,7 @@ class Board:
 
     def ended(self) -> bool:
         taken = self.taken
-        return taken[_LAST[0]] and taken[_LAST[1]] and taken[_LAST[2]]
+        return taken[LAST_SQUARES[0]] and taken[LAST_SQUARES[1]] and taken[LAST_SQUARES[2]]
 
     def score(self, seat: int) -> int:
         return sum(t * (UNENTERED_POINTS if q == 0 else VALUE[q]) for t, q in zip(TOKENS, self.pos[seat], strict=True))
@@ -73,8 +72,8 @@ class Board:
         self.open = was_open
 
     def in_chain(self, seat: int, square: int) -> bool:
-        """Whether ``square`` (just reached) belongs to a run of CHAIN_LENGTH own tokens: an extra throw."""
-        mine = set(self.pos[seat])
+        """Whether ``square`` belongs to a run of CHAIN_LENGTH or more of the seat's tokens."""
+        mine = set(self.pos[seat]) - {0}
         low = square
         while low - 1 in mine:
             low -= 1
@@ -108,14 +107,12 @@ def choices(board: Board, seat: int, face: int) -> list[tuple[int, ...]]:
 def make(board: Board, seat: int, choice: tuple[int, ...]) -> tuple[bool, bool]:
     """Make a choice; returns (game over, extra throw)."""
     mine = board.pos[seat]
-    extra = False
     for token in choice:
-        to = board.dest(mine[token - 1])
-        board.put(seat, token, to)
+        board.put(seat, token, board.dest(mine[token - 1]))
         if board.ended():
             return True, False
-        extra = extra or board.in_chain(seat, to)
-    return False, extra
+    # every run holding a token just moved is new or changed: a moved token stands elsewhere now
+    return False, any(board.in_chain(seat, mine[token - 1]) for token in choice)
 
 
 def outcome(board: Board, seat: int) -> float:
