@@ -6,7 +6,7 @@ from random import Random
 
 import pytest
 
-from bot.games.numeri import ai, engine
+from bot.games.numeri import ai, ai_rollout, engine
 from bot.games.numeri.engine import State
 from bot.games.numeri.game import GAME
 
@@ -46,3 +46,47 @@ def test_normal_and_hard_take_the_split_order_that_earns_an_extra_throw() -> Non
     state = state_at({1: 19, 3: 20, 2: 22, 4: 37}, {1: 23, 2: 30}, roll=4)  # 4 cannot move: 1+3 or 3+1
     for level in ("normal", "hard"):
         assert ai.choose(GAME.view(state, 0), 0, level, Random(0)) == (3, 1)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_hard_always_picks_a_legal_choice_and_the_same_one_again(seats: int) -> None:
+    # random games played to the end, so that hard decides in the long game and in the played-out ending
+    decided = 0
+
+    def policy(state: State, rng: Random) -> list[int]:
+        nonlocal decided
+        legal = engine.legal_choices(state.positions, state.seats, state.current, state.roll)
+        if len(legal) > 1:
+            view = GAME.view(state, state.current)
+            picked = ai.choose(view, state.current, "hard", Random(1))
+            assert picked in legal
+            assert ai.choose(view, state.current, "hard", Random(2)) == picked
+            decided += 1
+        return list(rng.choice(legal))
+
+    for seed in (3, 4):
+        assert play_game(seats, seed, policy).over
+    assert decided > 10
+
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_playouts_follow_the_engine_rules(seats: int) -> None:
+    # hard's fast playouts must list the same choices and make the same moves, ends and extra throws
+    barrier = engine.barrier_for(seats)
+
+    def policy(state: State, rng: Random) -> list[int]:
+        assert state.roll is not None
+        board = ai_rollout.Board(state.positions, seats, barrier)
+        face = 5 if state.roll == "*" else int(state.roll) - 1
+        legal = engine.legal_choices(state.positions, seats, state.current, state.roll)
+        assert ai_rollout.choices(board, state.current, face) == legal
+        choice = rng.choice(legal)
+        over, extra = ai_rollout.make(board, state.current, choice)
+        after, moved = engine.move(state, choice)
+        assert (over, extra) == (moved.ended, moved.extra_turn)
+        assert board.pos == [[square or 0 for square in seat] for seat in after.positions]
+        return list(choice)
+
+    for seed in range(6):
+        assert play_game(seats, seed, policy).over

@@ -3,23 +3,33 @@
 - easy: a beginner: a random legal move, now and then the one that scores most at once.
 - normal: one sound ply: the points each legal choice scores at once, an extra throw's worth, and whether
   ending the game now wins or loses it.
-- hard: judges a token by what it scores now and by the squares it may still reach (more of the latter
-  while the end of the track is open), and looks ahead over the die: a choice that earns an extra throw
-  is worth the average, over the six faces, of the best choice that throw would allow.
+- hard: while the game is long, judges a token by what it scores now and by the squares it may still
+  reach (more of the latter while the end of the track is open), and looks ahead over the die when a
+  choice earns an extra throw. Near the end, where timing decides (whether to end the game, which token
+  takes the last high squares), it plays each legal choice out to the end many times, every seat playing
+  normal (``ai_rollout``), on the same dice for every choice so the comparison is fair, and takes the
+  choice that wins most often (ties share the win; the margin breaks near-ties). The work is bounded by
+  a number of simulated throws, never a clock, and the dice come from the position, so a decision is
+  the same on any machine.
 """
 
 from __future__ import annotations
 
 from random import Random
 
-from . import engine
+from . import ai_rollout, engine
+from .ai_rollout import EXTRA_THROW, WIN
 from .engine import Choice, Positions, State
-from .rules import DIE_FACES, SQUARES, TOKENS, UNENTERED_POINTS, VALUE
+from .rules import DIE_FACES, SQUARES, TOKENS, UNENTERED_POINTS, VALUE, barrier_for
 from .view import NumeriView
 
 EASY_GREED = 0.3  # how often the beginner takes the move that scores most at once
-EXTRA_THROW = 9.0  # normal's guess of what one throw gains
-WIN = 1000.0
+LATE = 16  # throws left (by one probe playout) below which hard plays the game out instead of judging
+BUDGET = 1500  # simulated throws per hard decision, over all its choices and playouts
+MIN_PLAYOUTS = 4  # playouts per choice however long the game still is
+MAX_PLAYOUTS = 200  # enough near the end, where playouts are short
+ROLLOUT_LIMIT = 400  # a safety bound: a game of Numeri ends long before
+MARGIN = 0.0005  # share of a win per point of margin, to break near-ties
 LOOK = 8  # squares ahead whose values a token may still reach (hard)
 HOPE = 1.0  # hard's weight of the squares ahead while the end of the track is all free
 END_ZONE = range(27, SQUARES + 1)  # how open the end is decides how much the squares ahead count
@@ -97,11 +107,53 @@ def _hard_value(state: State, choice: Choice, seat: int, look: bool) -> float:
     return total / len(DIE_FACES)
 
 
+def _remaining(state: State) -> int:
+    """How many throws the game may still last: one greedy playout's length (deterministic)."""
+    board = ai_rollout.Board(state.positions, state.seats, barrier_for(state.seats))
+    return ai_rollout.play_out(board, state.current, Random(f"numeri-probe:{state.throws}"), ROLLOUT_LIMIT)
+
+
+def _win_share(totals: list[int] | tuple[int, ...], seat: int) -> float:
+    """A finished game's worth for ``seat``: its share of the win, the margin breaking near-ties."""
+    best = max(totals)
+    margin = totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
+    return (1 / totals.count(best) if totals[seat] == best else 0.0) + MARGIN * margin
+
+
+def _ending_now(positions: Positions, seat: int) -> float:
+    """Ending the game: a sure loss ranks below playing on, where some chance is left."""
+    totals = engine.scores(positions)
+    lost = totals[seat] < max(totals)
+    return _win_share(totals, seat) - (1.0 if lost else 0.0)
+
+
 def hard(state: State) -> Choice:
     legal = _legal(state)
     if len(legal) == 1:
         return legal[0]
-    return max(legal, key=lambda c: _hard_value(state, c, state.current, True))
+    seat = state.current
+    if _remaining(state) > LATE:
+        return max(legal, key=lambda c: _hard_value(state, c, seat, True))
+    dice = Random(f"numeri-hard:{state.throws}:{state.positions}")
+    afters: list[tuple[State, bool]] = []
+    for choice in legal:
+        after, moved = engine.move(state, choice)
+        afters.append((after, moved.ended))
+    totals = [0.0] * len(legal)
+    done = [_ending_now(after.positions, seat) if over else 0.0 for after, over in afters]
+    live = [i for i, (_, over) in enumerate(afters) if not over]
+    spent, playouts = 0, 0
+    barrier = barrier_for(state.seats)
+    while live and (playouts < MIN_PLAYOUTS or spent < BUDGET) and playouts < MAX_PLAYOUTS:
+        seed = dice.getrandbits(64)
+        playouts += 1
+        for i in live:
+            after = afters[i][0]
+            board = ai_rollout.Board(after.positions, after.seats, barrier)
+            spent += ai_rollout.play_out(board, after.current, Random(seed), ROLLOUT_LIMIT)
+            totals[i] += _win_share([board.score(s) for s in range(board.seats)], seat)
+    values = [done[i] if afters[i][1] else totals[i] / max(playouts, 1) for i in range(len(legal))]
+    return legal[max(range(len(legal)), key=lambda i: values[i])]
 
 
 def choose(view: NumeriView, seat: int, level: str, rng: Random) -> Choice:
