@@ -9,7 +9,10 @@ import discord
 from discord import app_commands
 
 from bench.report import METHOD, results_markdown
+from cogs.binomial import BinomialCog
+from cogs.binomial.stats import BinomialStats
 from cogs.numeri import NumeriCog
+from cogs.numeri.stats import NumeriStats
 from cogs.table.cog import TableCog
 from cogs.table.stats import make_board, stats_commands
 from cogs.thenumber.cog import TheNumberCog
@@ -33,11 +36,15 @@ def _code_commands() -> dict[str, list[str]]:
     stats = stats_commands(make_board("thenumber", "thenumber", TheNumberStats()))
     grouped: list[Any] = [*TheNumberCog.group.commands, *stats]
     shared = TableCog._shared_commands(object.__new__(TableCog))  # the lobby commands of every other game
-    numeri: list[Any] = [*NumeriCog.group.commands, *shared]
+    numeri: list[Any] = [*NumeriCog.group.commands, *shared,
+                         *stats_commands(make_board("numeri", "numeri", NumeriStats()))]
+    binomial: list[Any] = [*BinomialCog.group.commands, *shared,
+                           *stats_commands(make_board("binomial", "binomial", BinomialStats()))]
     board = app_commands.Command(name="board", description="-", callback=TableCog.board_cmd)
     top: list[Any] = [TheNumberCog.score, TheNumberCog.digits, board]
     found: dict[str, list[str]] = {}
-    for prefix, commands in (("/thenumber ", grouped), ("/numeri ", numeri), ("/", top)):
+    for prefix, commands in (("/thenumber ", grouped), ("/numeri ", numeri), ("/binomial ", binomial),
+                             ("/", top)):
         for command in commands:
             assert isinstance(command, app_commands.Command)
             found[prefix + command.name] = [p.display_name for p in command.parameters]
