@@ -7,6 +7,7 @@ import inspect
 from typing import Any
 
 import pytest
+from discord import app_commands
 
 from bot.client import table_games
 from cogs.table.presenter import Presenter
@@ -15,13 +16,24 @@ METHODS = [name for name, value in vars(Presenter).items() if inspect.isfunction
 
 
 class StubBot:
-    """Just enough of the bot for a game package's ``setup``."""
+    """Just enough of the bot for a game package's ``setup`` (its group is a fresh one: the cog class's own
+    group must not gain the stats commands a real bot adds to its copy)."""
 
     store: Any = None
     presenters: Any = None
 
+    def __init__(self) -> None:
+        self.cogs: dict[str, Any] = {}
+        self.tree = self
+
     async def add_cog(self, cog: Any) -> None:
-        self.cog = cog
+        self.cogs[cog.qualified_name] = cog
+
+    def get_cog(self, name: str) -> Any:
+        return self.cogs.get(name)
+
+    def get_command(self, name: str) -> app_commands.Group:
+        return app_commands.Group(name=name, description="-")
 
 
 @pytest.mark.parametrize("key", [g.key for g in table_games()])

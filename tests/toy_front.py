@@ -78,6 +78,8 @@ class ToyPresenter:
                       private_label="Bid secretly", title="Your bid")
 
     def ack(self, action: Action, changed: bool, lang: str) -> str:
+        if "bid" not in action:  # a race move picked in a private select
+            return f"Moved {action['steps']}."
         return f"{'Changed to' if changed else 'Bid'} {action['bid']}, secretly."
 
     def refusal(self, error: RuleError, lang: str) -> str:
