@@ -71,11 +71,13 @@ async def settled(world: World, game_id: int = 1) -> Message | None:
     if not current.running:
         await eventually(lambda: finals(world), what="the final message")
         return None
-    step = current.step
 
     def find() -> Message | None:
-        return next((m for m in reversed(bot_messages(world)) if step_of(m) == step), None)
-    return await eventually(find, what=f"the turn message of step {step}")  # type: ignore[no-any-return]
+        # The step is read at every look: a chance step (a roll) is drawn right after the step before it,
+        # so a step read once may be one that never gets a message of its own.
+        now = world.bot.tables._tables.get(game_id, current)
+        return next((m for m in reversed(bot_messages(world)) if step_of(m) == now.step), None)
+    return await eventually(find, what="the turn message of the current step")  # type: ignore[no-any-return]
 
 
 def seat_of(world: World, current: Table, name: str) -> int:

@@ -196,8 +196,6 @@ class Talk:
                                     lambda: self.catch_up(game_id, attempt + 1))
 
     async def _announce(self, table: Table, reports: Sequence[StepReport], shown: int | None) -> None:
-        if not reports:
-            return
         record, presenter = table.record, self.presenter(table)
         lang = await self.languages.for_game(record)
         seats = seat_infos(table)
@@ -214,7 +212,10 @@ class Talk:
                 await self._edit(record, up.message_id, presenter.done(happened(table, ended), seats, up.since, lang))
         if up is not None and any(r.step >= up.step for r in reports):
             self.turn_messages.pop(table.id, None)
-        since = [happened(table, r) for r in reports if r.step not in (shown, up.step if up else None)]
+        # A presenter that keeps one message per thread told the ended step in that message already; others
+        # tell it again at the top of the next turn message.
+        told = up.step if up is not None and getattr(presenter, "thread", None) is not None else None
+        since = [happened(table, r) for r in reports if r.step not in (shown, told)]
         await self.open_turn(table, since, lang=lang)
 
     async def open_turn(self, table: Table, since: Sequence[Happened], *, lang: str | None = None,
