@@ -44,9 +44,12 @@ def latest(world: World, title: str) -> Message | None:
 
 async def test_a_group_button_opens_a_private_select_and_the_pick_moves(toys: World) -> None:
     await open_toy(toys, "race", ("ana", "ben"))
-    turn = await eventually(lambda: latest(toys, "'s turn"), what="the race's turn message")
-    mover = "ana" if "Ana's turn" in turn.embeds[0]["title"] else "ben"
-    opened = await (await toys.users[mover].click(turn, "Move")).wait()
+    for _ in range(5):  # the turn message read may be superseded by a newer one before the click lands
+        turn = await eventually(lambda: latest(toys, "'s turn"), what="the race's turn message")
+        mover = "ana" if "Ana's turn" in turn.embeds[0]["title"] else "ben"
+        opened = await (await toys.users[mover].click(turn, "Move")).wait()
+        if "How far?" in opened.text():
+            break
     assert opened.ephemeral and "How far?" in opened.text()
     private = opened.message or opened.followups[0]
     picked = await (await toys.users[mover].select(private, "How far?", ["0"])).wait()
