@@ -16,9 +16,9 @@ from bot.core.timers import Scheduler
 from bot.games import GAMES
 from bot.services.thenumber import AIChooser, TheNumberService
 from bot.settings import Settings
+from storage.backend import make_lease, make_store
 from storage.base import GameStore
-from storage.lease import HEARTBEAT_SECONDS, SQLiteLease
-from storage.sqlite import SQLiteStore
+from storage.lease import HEARTBEAT_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -65,11 +65,12 @@ class NumberBot(commands.Bot):
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
-        self.store: GameStore = store or SQLiteStore(settings.database_path,
-                                                     busy_timeout_ms=settings.database_busy_timeout_ms)
-        # One process per database file (see storage/lease.py); a store handed in is the caller's business.
-        self.lease = (SQLiteLease(settings.database_path, busy_timeout_ms=settings.database_busy_timeout_ms)
-                      if store is None and str(settings.database_path) != ":memory:" else None)
+        # SQLite (DATABASE_PATH) unless DATABASE_URL names a PostgreSQL database.
+        self.store: GameStore = store or make_store(settings.database_url, settings.database_path,
+                                                    busy_timeout_ms=settings.database_busy_timeout_ms)
+        # One process per database (see storage/lease.py); a store handed in is the caller's business.
+        self.lease = (make_lease(self.store, busy_timeout_ms=settings.database_busy_timeout_ms)
+                      if store is None else None)
         self._heartbeat: asyncio.Task[None] | None = None
         self.scheduler = Scheduler(self.clock)
         self.games = TheNumberService(self.store, self.clock, default_turn_seconds=settings.turn_seconds,

@@ -32,12 +32,13 @@ class Holder:
 
 
 class InstanceRunning(StoreError):
-    def __init__(self, path: str, holder: Holder, now: float) -> None:
+    def __init__(self, path: str, holder: Holder, now: float, *,
+                 what: str = "the database", hint: str = "give this one another DATABASE_PATH") -> None:
         self.holder = holder
         seen = max(0, int(now - holder.heartbeat))
         super().__init__(
-            f"another bot process (pid {holder.pid} on {holder.hostname}, last seen {seen} s ago) is using the"
-            f" database {path}: stop it first, or give this one another DATABASE_PATH")
+            f"another bot process (pid {holder.pid} on {holder.hostname}, last seen {seen} s ago) is using"
+            f" {what} {path}: stop it first, or {hint}")
 
 
 def pid_alive(pid: int) -> bool:
