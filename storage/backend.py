@@ -8,7 +8,7 @@ from .base import GameStore
 from .lease import SQLiteLease
 from .pg_connection import is_postgres_url, safe_url
 from .postgres import PostgresStore
-from .postgres_lease import PostgresLease
+from .postgres_lease import WHOLE_DATABASE, PostgresLease
 from .postgres_stats import PostgresStats
 from .sqlite import SQLiteStore
 from .stats import SQLiteStats, Summariser
@@ -31,10 +31,14 @@ def make_store(url: str | None, path: str | Path, *, busy_timeout_ms: int = 10_0
     return SQLiteStore(path, busy_timeout_ms=busy_timeout_ms)
 
 
-def make_lease(store: GameStore, *, busy_timeout_ms: int = 10_000) -> Lease | None:
-    """The lease of the database behind ``store`` (None for an in-memory SQLite database: nothing to share)."""
+def make_lease(store: GameStore, *, busy_timeout_ms: int = 10_000, name: str = WHOLE_DATABASE) -> Lease | None:
+    """The lease of the database behind ``store`` (None for an in-memory SQLite database: nothing to share).
+
+    On PostgreSQL, ``name`` says what the lease covers: the whole database by default; processes sharing the
+    database by shard take one lease per shard instead (e.g. ``"shard 3 of 4"``), so only a second process with
+    the same shard is refused. A SQLite file always has one process."""
     if isinstance(store, PostgresStore):
-        return PostgresLease(store.url)
+        return PostgresLease(store.url, name=name)
     path = getattr(store, "path", None)
     if path is None or str(path) == ":memory:":
         return None

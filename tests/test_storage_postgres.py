@@ -18,8 +18,10 @@ import pytest
 from bot.core.stats import summariser
 from bot.games import GAMES
 from storage.base import SchemaTooNew, StalePhase, WrongStatus
+from storage.lease import InstanceRunning
 from storage.migrations import POSTGRES, latest_version
 from storage.postgres import PostgresStore
+from storage.postgres_lease import PostgresLease
 from storage.postgres_stats import GUILD_MISSING, LEADERBOARD_SQL, MISSING_SQL, PLAYER_SQL, RECENT_SQL, PostgresStats
 from storage.preflight import postgres_problem
 from tests.backends import create_database, database_url, drop_database, new_name, postgres_backend, server_url
@@ -214,3 +216,17 @@ async def _future_database(name: str) -> None:
         await conn.execute("INSERT INTO schema_migrations VALUES (99, '0099_future.sql', 0)")
     finally:
         await conn.close()
+
+
+async def test_leases_by_name_refuse_only_the_same_name(pg_url: str) -> None:
+    """Shard processes on one database lease a name each (say one per shard): only a second holder of the same
+    name is refused, and the message names what it covers."""
+    async with PostgresStore(pg_url), PostgresLease(pg_url, name="shard 0 of 2") as zero, \
+            PostgresLease(pg_url, name="shard 1 of 2") as one, PostgresLease(pg_url, name="shard 0 of 2") as again:
+        await zero.acquire()
+        await one.acquire()
+        with pytest.raises(InstanceRunning, match="using shard 0 of 2 of the database postgresql://"):
+            await again.acquire()
+        await zero.release()
+        await again.acquire()
+        assert not await zero.renew() and await one.renew()
