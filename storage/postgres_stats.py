@@ -164,12 +164,12 @@ class PostgresStats(PoolHolder):
         """Each player's name at the table in their latest game of ``kind`` in this server."""
         if not user_ids:
             return {}
+        # One backward step of game_results_by_player per player shown (not every game they played).
         rows = await self.pool.fetch(
-            "SELECT DISTINCT ON (r.user_id) r.user_id, s.name FROM game_results r"
-            " JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat"
-            " WHERE r.guild_id = $1 AND r.kind = $2 AND r.user_id = ANY($3::bigint[])"
-            " ORDER BY r.user_id, r.finished_at DESC", guild_id, kind, user_ids)
-        return {int(r[0]): str(r[1]) for r in rows}
+            "SELECT u.id, (SELECT s.name FROM game_results r JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat"
+            " WHERE r.guild_id = $1 AND r.kind = $2 AND r.user_id = u.id ORDER BY r.finished_at DESC LIMIT 1)"
+            " FROM unnest($3::bigint[]) AS u(id)", guild_id, kind, user_ids)
+        return {int(r[0]): str(r[1]) for r in rows if r[1] is not None}
 
     async def recent(self, guild_id: int, kind: str, limit: int = 10) -> list[GameLine]:
         """The latest finished ``kind`` games of a server, newest first."""
