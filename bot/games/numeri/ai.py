@@ -25,9 +25,9 @@ from .view import NumeriView
 
 EASY_GREED = 0.3  # how often the beginner takes the move that scores most at once
 LATE = 16  # throws left (by one probe playout) below which hard plays the game out instead of judging
-BUDGET = 1500  # simulated throws per hard decision, over all its choices and playouts
+BUDGET = 1000  # simulated throws per hard decision, over all its choices and playouts (p99 time)
 MIN_PLAYOUTS = 4  # playouts per choice however long the game still is
-MAX_PLAYOUTS = 200  # enough near the end, where playouts are short
+MAX_PLAYOUTS = 150  # enough near the end, where playouts are short
 ROLLOUT_LIMIT = 400  # a safety bound: a game of Numeri ends long before
 MARGIN = 0.0005  # share of a win per point of margin, to break near-ties
 LOOK = 8  # squares ahead whose values a token may still reach (hard)
