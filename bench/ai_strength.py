@@ -23,6 +23,11 @@ MATCHUPS: tuple[tuple[str, tuple[str, ...], float], ...] = (
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    if "--game" in words[:-1] and words[words.index("--game") + 1] == "numeri":  # Numeri has its own bench
+        from bench.ai_strength_numeri import main as numeri_main
+        at = words.index("--game")
+        return numeri_main(words[:at] + words[at + 2:])
     parser = argparse.ArgumentParser(prog="python -m bench.ai_strength", description=__doc__)
     parser.add_argument("--games", type=int, default=None, help="games per matchup (2000; --pool: 1000)")
     parser.add_argument("--workers", type=int, default=2)

@@ -1,4 +1,7 @@
-"""How strong are Numeri's AI levels? ``python -m bench.ai_strength_numeri [--games N] [--seed S] [--simple]``.
+"""How strong are Numeri's AI levels? ``python -m bench.ai_strength_numeri [--games N] [--seed S] [--workers W]``.
+
+(Also ``python -m bench.ai_strength --game numeri``; with ``--pool``, hard against the opponent pool of
+:mod:`bench.ai_pool_numeri`.)
 
 Plays 4-seat games of the tested level against three of the level below (hard vs 3 normal, normal vs 3
 easy), rotating the tested player's seat, through ``GAME`` exactly as the bot runs it. Prints the tested
@@ -17,6 +20,7 @@ import math
 import sys
 import time
 from collections.abc import Callable, Sequence
+from multiprocessing import get_context
 from random import Random
 from typing import Any
 
@@ -76,45 +80,67 @@ def play(levels: Sequence[str], seed: int, times: dict[str, list[float]]) -> dic
             state, _ = GAME.apply(state, {None: GAME.chance(state, die_rng(seed, state.throws))})
             continue
         seat = state.current
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
         action = decide(levels[seat], state, rng)
         times[levels[seat]].append((time.perf_counter() - started) * 1000)
+        # CPU time of the deciding thread: what the decision costs when the machine's cores are shared
+        times.setdefault(f"{levels[seat]} cpu", []).append((time.thread_time() - cpu) * 1000)
         state, _ = GAME.apply(state, {seat: action})
     result = GAME.result(state)
     assert result is not None
     return {seat: 1 / len(result.winners) if seat in result.winners else 0.0 for seat in range(len(levels))}
 
 
-def matchup(tested: str, other: str, games: int, seed: int, seats: int = 4) -> dict[str, float]:
+def _one(args: tuple[str, str, int, int, int]) -> tuple[float, list[float], list[float]]:
+    tested, other, seats, seed, n = args
     times: dict[str, list[float]] = {tested: [], other: []}
-    share = 0.0
-    for n in range(games):
-        seat = n % seats
-        levels = [other] * seats
-        levels[seat] = tested
-        share += play(levels, seed * 1_000_003 + n, times)[seat]
+    seat = n % seats
+    levels = [other] * seats
+    levels[seat] = tested
+    share = play(levels, seed * 1_000_003 + n, times)[seat]
+    return share, times[tested], times.get(f"{tested} cpu", [])
+
+
+def matchup(tested: str, other: str, games: int, seed: int, seats: int = 4, workers: int = 1) -> dict[str, float]:
+    """Each game depends only on (seed, game index), so the figures do not depend on ``workers``."""
+    jobs = [(tested, other, seats, seed, n) for n in range(games)]
+    if workers > 1:
+        with get_context("fork").Pool(workers) as pool:
+            results = pool.map(_one, jobs, chunksize=10)
+    else:
+        results = list(map(_one, jobs))
+    share = sum(r for r, _, _ in results)
+    times = {tested: [t for _, ts, _ in results for t in ts], "cpu": [t for _, _, ts in results for t in ts]}
     rate = share / games
     low, high = wilson(rate, games)
     return {"share": rate, "low": low, "high": high, "p50": percentile(times[tested], 50),
-            "p99": percentile(times[tested], 99), "max": max(times[tested], default=float("nan"))}
+            "p99": percentile(times[tested], 99), "max": max(times[tested], default=float("nan")),
+            "cpu_p99": percentile(times["cpu"], 99)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.ai_strength_numeri", description=__doc__)
-    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--pool", action="store_true", help="hard against the opponent pool (bench.ai_pool_numeri)")
     parser.add_argument("--simple", action="store_true", help="also play hard against simple strategies")
     parser.add_argument("--only-simple", action="store_true", help="only the simple strategies")
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if "--pool" in words:  # the pool has its own options (--seats, --only) and defaults
+        from bench.ai_pool_numeri import main as pool_main
+        return pool_main([w for w in words if w != "--pool"])
+    args = parser.parse_args(words)
     runs = [] if args.only_simple else [(t, o, 4) for t, o in MATCHUPS]
     if args.simple or args.only_simple:
         runs += [("hard", name, seats) for name in SIMPLE for seats in (2, 3, 4)]
     for tested, other, seats in runs:
-        f = matchup(tested, other, args.games, args.seed, seats)
+        f = matchup(tested, other, args.games, args.seed, seats, args.workers)
         target = f"target {TARGET:.2f}, " if seats == 4 and other in dict(MATCHUPS).values() else ""
         print(f"{tested} vs {seats - 1} {other}: {args.games} games, seed {args.seed}: win share "
               f"{f['share']:.3f} (95% CI {f['low']:.3f}-{f['high']:.3f}; {target}parity {1 / seats:.2f}); "
-              f"{tested} decision p50 {f['p50']:.2f} ms, p99 {f['p99']:.2f} ms, max {f['max']:.2f} ms", flush=True)
+              f"{tested} decision p50 {f['p50']:.2f} ms, p99 {f['p99']:.2f} ms, max {f['max']:.2f} ms "
+              f"(CPU time p99 {f['cpu_p99']:.2f} ms)", flush=True)
     return 0
 
 

@@ -13,5 +13,5 @@ def test_wilson_interval_brackets_the_share() -> None:
 
 def test_a_tiny_matchup_reports_every_figure() -> None:
     figures = matchup("normal", "easy", 4, 1)
-    assert set(figures) == {"share", "low", "high", "p50", "p99", "max"}
+    assert set(figures) == {"share", "low", "high", "p50", "p99", "max", "cpu_p99"}
     assert 0.0 <= figures["share"] <= 1.0

@@ -9,8 +9,8 @@
   takes the last high squares), it plays each legal choice out to the end many times, every seat playing
   normal (``ai_rollout``), on the same dice for every choice so the comparison is fair, and takes the
   choice that wins most often (ties share the win; the margin breaks near-ties). The work is bounded by
-  a number of simulated throws, never a clock, and the dice come from the position, so a decision is
-  the same on any machine.
+  a number of simulated throws, never a clock, and the simulated dice come only from the generator it is
+  given, so a decision is the same on any machine for the same generator.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from .view import NumeriView
 
 EASY_GREED = 0.3  # how often the beginner takes the move that scores most at once
 LATE = 16  # throws left (by one probe playout) below which hard plays the game out instead of judging
-BUDGET = 1500  # simulated throws per hard decision, over all its choices and playouts
+BUDGET = 1000  # simulated throws per hard decision, over all its choices and playouts (p99 time)
 MIN_PLAYOUTS = 4  # playouts per choice however long the game still is
-MAX_PLAYOUTS = 200  # enough near the end, where playouts are short
+MAX_PLAYOUTS = 150  # enough near the end, where playouts are short
 ROLLOUT_LIMIT = 400  # a safety bound: a game of Numeri ends long before
 MARGIN = 0.0005  # share of a win per point of margin, to break near-ties
 LOOK = 8  # squares ahead whose values a token may still reach (hard)
@@ -107,10 +107,10 @@ def _hard_value(state: State, choice: Choice, seat: int, look: bool) -> float:
     return total / len(DIE_FACES)
 
 
-def _remaining(state: State) -> int:
-    """How many throws the game may still last: one greedy playout's length (deterministic)."""
+def _remaining(state: State, rng: Random) -> int:
+    """How many throws the game may still last: one greedy playout's length."""
     board = ai_rollout.Board(state.positions, state.seats, barrier_for(state.seats))
-    return ai_rollout.play_out(board, state.current, Random(f"numeri-probe:{state.throws}"), ROLLOUT_LIMIT)
+    return ai_rollout.play_out(board, state.current, Random(rng.getrandbits(64)), ROLLOUT_LIMIT)
 
 
 def _win_share(totals: list[int] | tuple[int, ...], seat: int) -> float:
@@ -127,14 +127,14 @@ def _ending_now(positions: Positions, seat: int) -> float:
     return _win_share(totals, seat) - (1.0 if lost else 0.0)
 
 
-def hard(state: State) -> Choice:
+def hard(state: State, rng: Random) -> Choice:
     legal = _legal(state)
     if len(legal) == 1:
         return legal[0]
     seat = state.current
-    if _remaining(state) > LATE:
+    if _remaining(state, rng) > LATE:
         return max(legal, key=lambda c: _hard_value(state, c, seat, True))
-    dice = Random(f"numeri-hard:{state.throws}:{state.positions}")
+    dice = rng  # every playout's dice come from the given generator, the same dice for every choice
     afters: list[tuple[State, bool]] = []
     for choice in legal:
         after, moved = engine.move(state, choice)
@@ -166,5 +166,5 @@ def choose(view: NumeriView, seat: int, level: str, rng: Random) -> Choice:
     if level == "normal":
         return normal(state)
     if level == "hard":
-        return hard(state)
+        return hard(state, rng)
     raise ValueError(f"unknown AI level {level!r}: easy, normal or hard")

@@ -4,7 +4,7 @@ The engine's immutable states are right for the game but too slow to play thousa
 decision; this module replays the same rules on lists (the rules numbers all come from ``rules``), with
 every seat following the normal level's greedy policy, which is the best model of an unknown opponent we
 have. It serves only the look-ahead: the move that is played is always chosen among the engine's legal
-choices.
+choices. Squares know their owner and seats keep their running score, so a throw costs a few list reads.
 """
 
 from __future__ import annotations
@@ -17,68 +17,77 @@ from .rules import CHAIN_LENGTH, LAST_SQUARES, SPLITS, SQUARES, START, TOKENS, U
 EXTRA_THROW = 9.0  # the normal level's guess of what one throw gains
 WIN = 1000.0  # the normal level's worth of winning by ending the game (losing: minus this)
 FACES = 6  # 0-4: tokens 1-5; 5: the star
+FREE = -1  # owner of an empty square
+_A, _B, _C = LAST_SQUARES
+# a token's worth on a square; index 0 is off the board (so a moving token's gain is one subtraction)
+_WORTH = (UNENTERED_POINTS, *VALUE[1:])
 
 
 class Board:
-    """A position being played out: squares per seat and token, and which squares are taken."""
+    """A position being played out: squares per seat and token, each square's owner, each seat's score."""
 
-    __slots__ = ("barrier", "open", "pos", "seats", "taken")
+    __slots__ = ("barrier", "open", "owner", "points", "pos", "seats")
 
     def __init__(self, positions: Positions, seats: int, barrier: int) -> None:
         self.pos = [[0 if q is None else q for q in seat] for seat in positions]  # 0: off the board
-        self.taken = [False] * (SQUARES + 2)
-        for seat in self.pos:
-            for q in seat:
+        # squares 0 and SQUARES + 1 stay free: they end every walk along a run without a bounds check
+        self.owner = [FREE] * (SQUARES + 2)
+        for seat, squares in enumerate(self.pos):
+            for q in squares:
                 if q:
-                    self.taken[q] = True
+                    self.owner[q] = seat
+        self.points = [sum(t * _WORTH[q] for t, q in zip(TOKENS, squares, strict=True)) for squares in self.pos]
         self.seats = seats
         self.barrier = barrier
-        self.open = any(q > barrier for seat in self.pos for q in seat)
+        self.open = any(q > barrier for squares in self.pos for q in squares)
 
     def dest(self, here: int) -> int:
         """The next free square after ``here`` (0: off the board, enters at START); 0 when none."""
-        taken = self.taken
+        owner = self.owner
         q = START if here == 0 else here + 1
         while q <= SQUARES:
-            if not taken[q]:
+            if owner[q] == FREE:
                 return q
             q += 1
         return 0
 
     def ended(self) -> bool:
-        taken = self.taken
-        return taken[LAST_SQUARES[0]] and taken[LAST_SQUARES[1]] and taken[LAST_SQUARES[2]]
+        owner = self.owner
+        return owner[_A] != FREE and owner[_B] != FREE and owner[_C] != FREE
 
     def score(self, seat: int) -> int:
-        return sum(t * (UNENTERED_POINTS if q == 0 else VALUE[q]) for t, q in zip(TOKENS, self.pos[seat], strict=True))
+        return self.points[seat]
 
     def put(self, seat: int, token: int, to: int) -> int:
         mine = self.pos[seat]
         here = mine[token - 1]
         if here:
-            self.taken[here] = False
-        self.taken[to] = True
+            self.owner[here] = FREE
+        self.owner[to] = seat
         mine[token - 1] = to
+        self.points[seat] += token * (_WORTH[to] - _WORTH[here])
         if to > self.barrier:
             self.open = True
         return here
 
     def undo(self, seat: int, token: int, here: int, was_open: bool) -> None:
         mine = self.pos[seat]
-        self.taken[mine[token - 1]] = False
+        to = mine[token - 1]
+        self.owner[to] = FREE
         if here:
-            self.taken[here] = True
+            self.owner[here] = seat
         mine[token - 1] = here
+        self.points[seat] -= token * (_WORTH[to] - _WORTH[here])
         self.open = was_open
 
     def in_chain(self, seat: int, square: int) -> bool:
         """Whether ``square`` belongs to a run of CHAIN_LENGTH or more of the seat's tokens."""
-        mine = set(self.pos[seat]) - {0}
+        owner = self.owner
         low = square
-        while low - 1 in mine:
+        while owner[low - 1] == seat:
             low -= 1
         high = square
-        while high + 1 in mine:
+        while owner[high + 1] == seat:
             high += 1
         return high - low + 1 >= CHAIN_LENGTH
 
@@ -86,18 +95,18 @@ class Board:
 def choices(board: Board, seat: int, face: int) -> list[tuple[int, ...]]:
     """The legal choices for a face (0-4: token face + 1; 5: the star), as the engine lists them."""
     mine = board.pos[seat]
-    movable = [t for t in TOKENS if board.dest(mine[t - 1])]
+    dest = board.dest
     if face == 5:
-        return [(t,) for t in movable]
+        return [(t,) for t in TOKENS if dest(mine[t - 1])]
     roll = face + 1
-    found: list[tuple[int, ...]] = [(roll,)] if roll in movable else []
+    found: list[tuple[int, ...]] = [(roll,)] if dest(mine[roll - 1]) else []
     if board.open and roll in SPLITS:
         for a, b in SPLITS[roll]:
-            if a in movable and b in movable:
+            if dest(mine[a - 1]) and dest(mine[b - 1]):
                 for first, second in ((a, b), (b, a)):
                     was_open = board.open
-                    here = board.put(seat, first, board.dest(mine[first - 1]))
-                    works = board.ended() or board.dest(mine[second - 1]) != 0
+                    here = board.put(seat, first, dest(mine[first - 1]))
+                    works = board.ended() or dest(mine[second - 1]) != 0
                     board.undo(seat, first, here, was_open)
                     if works:
                         found.append((first, second))
@@ -117,7 +126,7 @@ def make(board: Board, seat: int, choice: tuple[int, ...]) -> tuple[bool, bool]:
 
 def outcome(board: Board, seat: int) -> float:
     """Over: WIN for a (shared) win, -WIN for a loss, plus the margin."""
-    totals = [board.score(s) for s in range(board.seats)]
+    totals = board.points
     margin = totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
     return (WIN if margin >= 0 else -WIN) + margin
 
@@ -128,15 +137,22 @@ def greedy(board: Board, seat: int, legal: list[tuple[int, ...]]) -> tuple[int, 
         return legal[0]
     best, best_value = legal[0], -1e18
     mine = board.pos[seat]
+    was_open = board.open
     for choice in legal:
-        saved = list(mine)
-        taken = list(board.taken)
-        was_open = board.open
-        over, extra = make(board, seat, choice)
-        value = outcome(board, seat) if over else board.score(seat) + (EXTRA_THROW if extra else 0.0)
-        board.pos[seat] = mine = saved
-        board.taken = taken
-        board.open = was_open
+        made: list[tuple[int, int]] = []
+        over = False
+        for token in choice:
+            made.append((token, board.put(seat, token, board.dest(mine[token - 1]))))
+            if board.ended():
+                over = True
+                break
+        if over:
+            value = outcome(board, seat)
+        else:
+            extra = any(board.in_chain(seat, mine[token - 1]) for token, _ in made)
+            value = board.points[seat] + (EXTRA_THROW if extra else 0.0)
+        for token, here in reversed(made):
+            board.undo(seat, token, here, was_open)
         if value > best_value:
             best, best_value = choice, value
     return best
