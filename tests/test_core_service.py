@@ -401,7 +401,7 @@ async def test_a_sealed_step_does_not_wait_for_a_seat_that_left(store: SQLiteSto
     with pytest.raises(NotInGame):
         await service.act(game_id, users[2], text="1")
     gone = await service.remove(game_id, users[0], users[1], kicked=True)
-    assert (gone.table.record.status, gone.table.record.end_reason) == ("cancelled", "abandoned")
+    assert gone.table.record.status == "cancelled" and gone.table.record.end_reason.startswith("abandoned")
     with pytest.raises(NotRunning):
         await service.act(game_id, users[0], text="1")
 

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from bot.games.thenumber.replay import replay_text
-from bot.services.thenumber import TheNumberService, rebuild
+from cogs.thenumber.records import rebuild, replay_script
 from storage.sqlite import SQLiteStore
 from tests.reference_scorer import score_game
 
@@ -60,7 +60,7 @@ async def final_result(db: Path) -> dict:
     async with SQLiteStore(db) as store:
         record = await store.load_game(int(await store.get_meta("crash-test-game") or 0))
         assert record.status == "finished"
-        return replay_text(json.dumps(TheNumberService.replay_script(record)))
+        return replay_text(json.dumps(replay_script(record)))
 
 
 async def test_sigkill_right_after_an_acknowledgement_loses_nothing(tmp_path: Path) -> None:
@@ -90,5 +90,5 @@ async def test_killed_at_random_moments_the_game_finishes_as_if_never_killed(tmp
     assert result == expected
     async with SQLiteStore(crashed) as store:
         record = await store.load_game(int(await store.get_meta("crash-test-game") or 0))
-        script = TheNumberService.replay_script(record)
+        script = replay_script(record)
     assert result == score_game(script["players"], script["rounds"])

@@ -97,7 +97,7 @@ MESSAGES = {
     "dm.lobby": "The game in {channel} has not started yet; send your number once it has.",
     "dm.blocked": "I can't send you DMs, so use the **Choose secretly** button on each turn's message to pick your "
                   "number (only you will see it).",
-    "dm.stopped": "Your game of The Number in {channel} was stopped: {why}. Everything played so far is saved.",
+    "dm.stopped": "Your game of {game} in {channel} was stopped: {why}. Everything played so far is saved.",
     "stop.channel_deleted": "the channel was deleted",
     "stop.no_permission": "I am no longer allowed to post in that channel",
     "reply.joined": "You took a seat. The host starts the game.",

@@ -98,7 +98,7 @@ MESSAGES = {
     "dm.lobby": "La partie de {channel} n'a pas encore commencé ; envoyez votre nombre quand elle aura démarré.",
     "dm.blocked": "Je ne peux pas vous envoyer de messages privés : utilisez le bouton **Choisir en secret** sous "
                   "le message de chaque tour pour choisir votre nombre (vous seul le verrez).",
-    "dm.stopped": "Votre partie de The Number dans {channel} a été arrêtée : {why}. Tout ce qui a été joué est "
+    "dm.stopped": "Votre partie de {game} dans {channel} a été arrêtée : {why}. Tout ce qui a été joué est "
                   "enregistré.",
     "stop.channel_deleted": "le salon a été supprimé",
     "stop.no_permission": "je n'ai plus le droit d'écrire dans ce salon",
