@@ -17,8 +17,8 @@ from bot.games.thenumber import rules
 from bot.games.thenumber.engine import GameState, PublicView, new_game, play_turn
 from bot.games.thenumber.errors import SitsOut, TheNumberError
 from bot.games.thenumber.game import FIELD, SeatView, table_of
-from bot.games.thenumber.messages import refusal
 from bot.i18n import LANGUAGES, t
+from bot.i18n.thenumber import refusal
 from cogs.table.presenter import Card, Happened, Inputs, Picture, SeatInfo, TextInput
 from storage.base import GameRecord
 

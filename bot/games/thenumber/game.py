@@ -28,7 +28,7 @@ TURN_SECONDS = Option("turn_seconds", default=120, min=15, max=3600)
 
 
 # The engine's typed errors, each also a RuleError: the core catches RuleError, while the presenter (and
-# bot/games/thenumber/messages.py refusal) keeps telling them apart by their own type.
+# bot/i18n/thenumber.py refusal) keeps telling them apart by their own type.
 _AS_RULE_ERROR: dict[type[TheNumberError], type[RuleError]] = {
     kind: type(kind.__name__, (RuleError, kind), {"__module__": __name__, "__qualname__": kind.__name__})
     for kind in (MalformedNumber, UnavailableDigit, NotSeated, SitsOut, GameOver, BadSeating)

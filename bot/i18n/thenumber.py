@@ -1,10 +1,21 @@
-"""Player-facing sentences shared by every front end (Discord, terminal), so they say the same thing."""
+"""The Number's refusals in words, shared by its front ends (Discord, terminal), so they say the same thing.
+
+The engine raises typed errors and knows no language (a game imports only the protocol); what a player
+reads is drawn here from the error's fields and the catalogue.
+"""
 
 from collections.abc import Iterable
 
+from bot.games.thenumber.errors import (
+    GameOver,
+    MalformedNumber,
+    NotSeated,
+    SitsOut,
+    TheNumberError,
+    UnavailableDigit,
+    example_number,
+)
 from bot.i18n import t
-
-from .errors import GameOver, MalformedNumber, NotSeated, SitsOut, TheNumberError, UnavailableDigit, example_number
 
 
 def digit_list(digits: Iterable[int], language: str) -> str:
