@@ -157,7 +157,7 @@ async def test_an_action_for_an_old_step_is_refused_and_nothing_is_stored(store:
     stored = len((await store.load_game(game_id)).actions)
     with pytest.raises(TurnOver) as over:
         await service.act(game_id, users[0], text="2", phase=0)
-    assert over.value.step == 1 and over.value.key == "error.turn_over"
+    assert over.value.step == 1 and over.value.key == "core.error.turn_over"
     assert len((await store.load_game(game_id)).actions) == stored
 
 

@@ -151,7 +151,7 @@ async def test_the_service_refuses_a_choice_for_a_turn_that_is_over(world: World
     games = world.bot.games
     await games.act(1, world.users["ana"].id, text="513", phase=0)
     assert await games.expire(1, 0)
-    with pytest.raises(TurnOver, match="That turn is already over") as refused:
+    with pytest.raises(TurnOver, match="That turn is over") as refused:
         await games.act(1, world.users["ben"].id, text="240", phase=0)
     assert refused.value.step == 1  # round 1, turn 2 is the turn open now
     record = await world.bot.store.load_game(1)

@@ -23,31 +23,31 @@ def digit_list(digits: Iterable[int], language: str) -> str:
     items = [str(d) for d in digits]
     if len(items) < 2:
         return "".join(items)
-    return ", ".join(items[:-1]) + t("list.and", language) + items[-1]
+    return ", ".join(items[:-1]) + t("thenumber.list.and", language) + items[-1]
 
 
 def spaced(digits: Iterable[int], language: str) -> str:
-    return " ".join(str(d) for d in sorted(digits)) or t("digits.none", language)
+    return " ".join(str(d) for d in sorted(digits)) or t("thenumber.digits.none", language)
 
 
 def refusal(error: TheNumberError, available: frozenset[int] | None = None, language: str = "en") -> str:
     """Why a choice was refused, with what the player can do instead."""
     if isinstance(error, MalformedNumber):
-        text = t("refuse.malformed", language, example=example_number(available))
+        text = t("thenumber.refuse.malformed", language, example=example_number(available))
         if available is not None:
-            text += t("refuse.available", language, digits=spaced(available, language))
+            text += t("thenumber.refuse.available", language, digits=spaced(available, language))
         return text
     if isinstance(error, UnavailableDigit):
         left = spaced(error.available, language)
         if len(error.crossed_used) == 1:
-            return t("refuse.unavailable.one", language, number=error.number, digit=error.crossed_used[0],
+            return t("thenumber.refuse.unavailable.one", language, number=error.number, digit=error.crossed_used[0],
                      available=left)
-        return t("refuse.unavailable.many", language, number=error.number,
+        return t("thenumber.refuse.unavailable.many", language, number=error.number,
                  digits=digit_list(error.crossed_used, language), available=left)
     if isinstance(error, SitsOut):
-        return t("refuse.sits_out", language)
+        return t("thenumber.refuse.sits_out", language)
     if isinstance(error, GameOver):
-        return t("refuse.game_over", language)
+        return t("thenumber.refuse.game_over", language)
     if isinstance(error, NotSeated):
-        return t("refuse.not_seated", language)
+        return t("thenumber.refuse.not_seated", language)
     return str(error)

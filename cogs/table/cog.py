@@ -21,7 +21,6 @@ from bot.core.errors import (
     NotRunning,
     NotYourTurn,
     TurnOver,
-    TurnRevealed,
     UnknownLevel,
 )
 from bot.core.game import Action, RuleError
@@ -58,10 +57,11 @@ class MissingPermissions(GameError):
 
     def __init__(self, names: list[str]) -> None:
         self.names = names
-        super().__init__("error.missing_permissions", permissions=", ".join(t(f"perm.{n}", "en") for n in names))
+        super().__init__("core.error.missing_permissions", permissions=", ".join(t(f"core.perm.{n}",
+                                                                                   "en") for n in names))
 
     def say(self, language: str) -> str:
-        return t(self.key, language, permissions=", ".join(f"**{t(f'perm.{n}', language)}**" for n in self.names))
+        return t(self.key, language, permissions=", ".join(f"**{t(f'core.perm.{n}', language)}**" for n in self.names))
 
 
 def check_channel_permissions(interaction: Interaction) -> None:
@@ -104,17 +104,15 @@ def explain(error: Exception, lang: str, presenter: Presenter | None = None) -> 
         return t(own, lang, **error.values) if own else error.say(lang)
     if isinstance(error, RuleError):
         return presenter.refusal(error, lang) if presenter is not None else str(error)
-    if isinstance(error, TurnRevealed):
-        return error.say(lang)
     if isinstance(error, ChannelBusy):
-        return t("error.channel_busy", lang)
+        return t("core.error.channel_busy", lang)
     if isinstance(error, AlreadyPlaying):
-        return t("error.already_playing", lang, channel=f"<#{error.channel_id}>")
+        return t("core.error.already_playing", lang, channel=f"<#{error.channel_id}>")
     if isinstance(error, GameFull):
-        return t("error.full", lang)
+        return t("core.error.full", lang)
     if isinstance(error, WrongStatus):
         return NotRunning(error.status).say(lang)
-    return t("error.generic", lang)
+    return t("core.error.generic", lang)
 
 
 USER_ERRORS = (GameError, StoreError, RuleError, Refused)
@@ -153,8 +151,8 @@ class TableCog(commands.Cog, name="Table"):
             self._fallback_score = existing
             self.bot.tree.remove_command("score")
         self.bot.tree.add_command(app_commands.Command(
-            name=cmd("score", "cmd.score"), callback=self.score_cmd,
-            description=cmd("The scoreboard of the game here (or of your game)", "cmd.score.desc")))
+            name=cmd("score", "commands.score"), callback=self.score_cmd,
+            description=cmd("The scoreboard of the game here (or of your game)", "commands.score.desc")))
         self.bot.tree.add_command(app_commands.Command(
             name=cmd("board", "core.cmd.board"), callback=self.board_cmd,
             description=cmd("A player's board in the game here (or in your game)", "core.cmd.board.desc")))
@@ -182,8 +180,8 @@ class TableCog(commands.Cog, name="Table"):
 
     def _shared_commands(self) -> list[app_commands.Command[Any, Any, Any]]:
         def command(name: str, description: str, callback: Any) -> app_commands.Command[Any, Any, Any]:
-            return app_commands.Command(name=cmd(name, f"cmd.{name}"), callback=callback,
-                                        description=cmd(description, f"cmd.{name}.desc"))
+            return app_commands.Command(name=cmd(name, f"commands.{name}"), callback=callback,
+                                        description=cmd(description, f"commands.{name}.desc"))
 
         return [
             command("join", "Take a seat at the table in this channel", self.join_cmd),
@@ -202,7 +200,7 @@ class TableCog(commands.Cog, name="Table"):
         guard = SlowAnswer(interaction, defer) if defer is not None else None
         try:
             if interaction.guild_id is None and not anywhere:
-                raise GameError("error.guild_only")  # a forged request: Discord never offers it in DMs
+                raise GameError("core.error.guild_only")  # a forged request: Discord never offers it in DMs
             yield
         except USER_ERRORS as error:
             await reply(interaction, explain(error, await self._lang(interaction), presenter))
@@ -210,7 +208,7 @@ class TableCog(commands.Cog, name="Table"):
             raise
         except Exception:
             log.exception("unexpected error while handling an interaction")
-            await reply(interaction, t("error.generic", await self._lang(interaction)))
+            await reply(interaction, t("core.error.generic", await self._lang(interaction)))
         finally:
             if guard is not None:
                 guard.stop()
@@ -258,7 +256,7 @@ class TableCog(commands.Cog, name="Table"):
             return
         lang = await self.languages.for_user(interaction)
         if not await self.talk.send_dm(interaction.user.id, hook(record.channel_id, lang)):
-            await reply(interaction, t("dm.blocked", lang))
+            await reply(interaction, word(self.presenters[record.kind], "core.dm.blocked", lang))
 
     def lobby_embed(self, record: GameRecord, lang: str, headline: str | None = None,
                     passed: tuple[str, str] | None = None) -> discord.Embed:
@@ -365,7 +363,7 @@ class TableCog(commands.Cog, name="Table"):
         record = await self.bot.store.open_game_in_channel(interaction.channel_id or 0)
         kind = getattr(interaction.command, "extras", {}).get("kind")
         if record is None or record.kind not in self.kinds or (kind is not None and record.kind != kind):
-            raise NoGameHere()
+            raise NoGameHere(f"`/{kind or sorted(self.kinds)[0]} start`")
         return record
 
     @app_commands.guild_only()
@@ -373,7 +371,7 @@ class TableCog(commands.Cog, name="Table"):
         async with self.answering(interaction):
             record = await self._game_here(interaction)
             record = await self.service.join(record.id, interaction.user.id, interaction.user.display_name)
-            await reply(interaction, t("reply.joined", await self._lang(interaction)))
+            await reply(interaction, t("core.reply.joined", await self._lang(interaction)))
             await self._refresh_lobby(record)
             await self._explain_by_dm(interaction, record)
 
@@ -385,13 +383,13 @@ class TableCog(commands.Cog, name="Table"):
                 status_message = self.talk.turn_message_id(record.id) or record.status_message_id
                 outcome = await self.service.remove(record.id, interaction.user.id, interaction.user.id, kicked=False)
                 abandoned = outcome.table.record.end_reason == ABANDONED
-                await reply(interaction, t("reply.left_abandoned" if abandoned else "reply.left_game",
+                await reply(interaction, t("core.reply.left_abandoned" if abandoned else "core.reply.left_game",
                                            await self._lang(interaction)))
                 await self._after_removal(outcome, status_message)
                 return
             before = record
             record = await self.service.leave_lobby(record.id, interaction.user.id)
-            await reply(interaction, t("reply.left_table", await self._lang(interaction)))
+            await reply(interaction, t("core.reply.left_table", await self._lang(interaction)))
             await self._refresh_lobby(record, _host_passed(before, record))
 
     @app_commands.guild_only()
@@ -400,18 +398,18 @@ class TableCog(commands.Cog, name="Table"):
             record = await self._game_here(interaction)
             await self._cancel(interaction, record.id, via_button=False)
 
-    @app_commands.rename(player=cmd("player", "cmd.opt.player"))
-    @app_commands.describe(player=cmd("The player to remove", "cmd.opt.kick_player.desc"))
+    @app_commands.rename(player=cmd("player", "commands.opt.player"))
+    @app_commands.describe(player=cmd("The player to remove", "commands.opt.kick_player.desc"))
     @app_commands.guild_only()
     async def kick_cmd(self, interaction: Interaction, player: discord.User) -> None:
         async with self.answering(interaction):
             record = await self._game_here(interaction)
             if record.status == "lobby":
-                raise GameError("error.kick_in_lobby")
+                raise GameError("core.error.kick_in_lobby")
             status_message = self.talk.turn_message_id(record.id) or record.status_message_id
             outcome = await self.service.remove(record.id, interaction.user.id, player.id, kicked=True)
             abandoned = outcome.table.record.end_reason == ABANDONED
-            await reply(interaction, t("reply.kicked_abandoned" if abandoned else "reply.kicked",
+            await reply(interaction, t("core.reply.kicked_abandoned" if abandoned else "core.reply.kicked",
                                        await self._lang(interaction), name=safe_name(player.display_name)))
             await self._after_removal(outcome, status_message)
 
@@ -428,18 +426,18 @@ class TableCog(commands.Cog, name="Table"):
         elif outcome.table.prompt is not None and outcome.table.prompt.sealed:
             self.talk.choice_made(outcome.table)  # the turn message shows the seat gone
 
-    @app_commands.rename(language=cmd("language", "cmd.opt.language"))
-    @app_commands.describe(language=cmd("auto follows each person's Discord language", "cmd.opt.language.desc"))
+    @app_commands.rename(language=cmd("language", "commands.opt.language"))
+    @app_commands.describe(language=cmd("auto follows each person's Discord language", "commands.opt.language.desc"))
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def language_cmd(self, interaction: Interaction, language: Literal["auto", "en", "fr"]) -> None:
         async with self.answering(interaction):
             if not interaction.permissions.manage_guild or interaction.guild_id is None:
-                raise GameError("error.need_manage")
+                raise GameError("core.error.need_manage")
             await self.languages.force(interaction.guild_id, language)
             lang = await self.languages.for_user(interaction)
-            text = (t("reply.language_auto", lang) if language == AUTO
-                    else t("reply.language_set", lang, language=t(f"language.{language}", lang)))
+            text = (t("core.reply.language_auto", lang) if language == AUTO
+                    else t("core.reply.language_set", lang, language=t(f"core.language.{language}", lang)))
             await reply(interaction, text)
 
     # Acting -------------------------------------------------------------------------------------
@@ -623,7 +621,7 @@ class TableCog(commands.Cog, name="Table"):
                 raise
             except Exception:  # the database failed: nothing was stored, and the player is told so
                 log.warning("could not save a choice in game %s", game_id, exc_info=True)
-                raise Refused(t("error.not_saved", lang)) from None
+                raise Refused(t("core.error.not_saved", lang)) from None
             await self._acknowledge(outcome, lambda line: reply(interaction, line), lang)
 
     async def _turn_over_card(self, game_id: int, presenter: Presenter | None, lang: str
@@ -667,10 +665,10 @@ class TableCog(commands.Cog, name="Table"):
             lang = await self.languages.for_dm(user_id, record)
         except Exception:
             log.warning("could not look up the game of a DM's author", exc_info=True)
-            await answer(t("error.not_saved", lang))
+            await answer(t("core.error.not_saved", lang))
             return
         if record is None or record.kind not in self.kinds:
-            await answer(t("dm.no_game", lang))
+            await answer(t("core.dm.no_game", lang, start=", ".join(f"`/{kind} start`" for kind in self.service.games)))
             return
         presenter = self.presenters[record.kind]
         if record.status == "lobby":
@@ -689,7 +687,7 @@ class TableCog(commands.Cog, name="Table"):
             return
         except Exception:
             log.warning("could not take a DM move in game %s", record.id, exc_info=True)
-            await answer(t("error.not_saved", lang))
+            await answer(t("core.error.not_saved", lang))
             return
         await self._acknowledge(outcome, answer, lang)
 
@@ -736,7 +734,7 @@ class TableCog(commands.Cog, name="Table"):
         """The bot was removed from a server (GUILD_DELETE, not an outage): its games end now, and every
         player hears it, instead of choices being acknowledged until a deadline nobody will see."""
         for record in await self.service.open_games_of_guild(guild.id):
-            await self.talk.stop_game(record, "stop.guild_removed", everyone=True)
+            await self.talk.stop_game(record, "core.stop.guild_removed", everyone=True)
 
     # Scores and boards --------------------------------------------------------------------------
     async def _record_for(self, interaction: Interaction) -> GameRecord | None:
@@ -750,9 +748,9 @@ class TableCog(commands.Cog, name="Table"):
             record = next((g for g in recent if g.channel_id == interaction.channel_id), None)
         return record
 
-    @app_commands.rename(public=cmd("public", "cmd.opt.public"))
+    @app_commands.rename(public=cmd("public", "commands.opt.public"))
     @app_commands.describe(public=cmd("Post it for everyone in the channel instead of only you",
-                                      "cmd.opt.public.desc"))
+                                      "commands.opt.public.desc"))
     async def score_cmd(self, interaction: Interaction, public: bool = False) -> None:
         guard = SlowAnswer(interaction, "public" if public else "ephemeral")
         try:
@@ -768,7 +766,7 @@ class TableCog(commands.Cog, name="Table"):
             return
         async with self.answering(interaction, "public" if public else "ephemeral", anywhere=True):
             if record is None or record.status == "lobby":
-                raise GameError("error.no_game_anywhere")
+                raise GameError("core.error.no_game_anywhere")
             table = await self.service.table(record.id)
             lang = await (self.languages.for_game(table.record) if public else self.languages.for_user(interaction))
             presenter, view = self.presenters[record.kind], table.game.view(table.state, None)
@@ -777,21 +775,21 @@ class TableCog(commands.Cog, name="Table"):
                     else presenter.score(view, seat_infos(table), lang))
             await send(interaction, **card.fields(), ephemeral=not public)
 
-    @app_commands.rename(player=cmd("player", "cmd.opt.player"))
+    @app_commands.rename(player=cmd("player", "commands.opt.player"))
     @app_commands.describe(player=cmd("Whose board (default: yours)", "core.cmd.board.player"))
     async def board_cmd(self, interaction: Interaction, player: discord.User | None = None) -> None:
         async with self.answering(interaction, anywhere=True):
             lang = await self._lang(interaction)
             record = await self._record_for(interaction)
             if record is None or record.status == "lobby":
-                raise GameError("error.no_game_anywhere")
+                raise GameError("core.error.no_game_anywhere")
             if record.kind not in self.kinds:
                 raise Refused(t("core.error.no_board", lang))
             table = await self.service.table(record.id)
             target = player or interaction.user
             seat = next((s for s in table.record.seats if s.user_id == target.id), None)
             if seat is None:
-                raise GameError("error.not_playing_name", name=safe_name(target.display_name))
+                raise GameError("core.error.not_playing_name", name=safe_name(target.display_name))
             own = target.id == interaction.user.id
             view = table.game.view(table.state, seat.seat if own else None)
             card = self.presenters[record.kind].board(view, seat.seat, seat_infos(table), lang)

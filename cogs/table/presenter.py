@@ -41,7 +41,7 @@ Optional presenter hooks (a presenter without them behaves as before):
   ``score_at(view, seats, status, lang)``: ``score`` with the game's status ("running", "finished", ...).
 * ``lobby_embed(record, lang, headline, passed) -> Embed``: the game draws its own lobby (``headline``: the
   lobby is closed with it; ``passed``: (old host, new host) when the host left).
-* ``wording``: shared sentence keys the game words its own way (``{"core.dm.lobby": "dm.lobby"}``).
+* ``wording``: shared sentence keys the game words its own way (``{"core.dm.lobby": "thenumber.dm.lobby"}``).
 * ``join_dm(channel_id, lang) -> str``: a DM to a player who takes a seat (how to play by DM).
 * ``acknowledge(view, action, changed, complete, channel_id, lang) -> str``: ``ack`` knowing the step's
   table view, whether the step is now complete, and the channel.

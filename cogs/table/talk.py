@@ -204,7 +204,7 @@ class Talk:
         """The channel is gone or the bot may not speak there: end the game cleanly, tell the host."""
         log.warning("game %s: channel %s refused a message (%s %s)", record.id, record.channel_id,
                     exc.status, getattr(exc, "code", 0))
-        await self.stop_game(record, "stop.channel_deleted" if exc.status == 404 else "stop.no_permission")
+        await self.stop_game(record, "core.stop.channel_deleted" if exc.status == 404 else "core.stop.no_permission")
 
     async def stop_game(self, record: GameRecord, why_key: str, *, everyone: bool = False) -> None:
         """End a game that cannot go on; ``why_key`` is the catalogue key of the reason. The host is told, or
@@ -214,7 +214,7 @@ class Talk:
             self.turn_messages.pop(record.id, None)
             lang = await self.languages.for_game(record)
             title = self.presenter(record).title(lang)
-            text = t("dm.stopped", lang, game=title, channel=f"<#{record.channel_id}>", why=t(why_key, lang))
+            text = t("core.dm.stopped", lang, game=title, channel=f"<#{record.channel_id}>", why=t(why_key, lang))
             people = [s.user_id for s in record.seated if s.user_id is not None] if everyone else [record.host_id]
             for user_id in dict.fromkeys(people):
                 await self.send_dm(user_id, text)
@@ -222,7 +222,7 @@ class Talk:
     async def channel_deleted(self, channel_id: int) -> None:
         record = await self.store.open_game_in_channel(channel_id)
         if record is not None and record.kind in self.service.games:
-            await self.stop_game(record, "stop.channel_deleted")
+            await self.stop_game(record, "core.stop.channel_deleted")
 
     async def abandoned(self, record: GameRecord, status_message_id: int | None) -> None:
         """Fewer than two players are left: say in the channel that the game ended and counts for nobody."""
@@ -238,7 +238,8 @@ class Talk:
             except discord.HTTPException as exc:
                 log.info("could not close the turn message of game %s: %s", record.id, exc)
         self.turn_messages.pop(record.id, None)
-        await self.post(record, nonce=f"{DEFAULT_NONCES['abandoned']}{record.id}", card=Card(t("game.abandoned", lang)))
+        await self.post(record, nonce=f"{DEFAULT_NONCES['abandoned']}{record.id}", card=Card(t("core.game.abandoned",
+                                                                                               lang)))
 
     def may_attach(self, channel_id: int) -> bool:
         """Whether the bot may attach files in the channel, as far as its cache knows (True if unknown)."""

@@ -32,23 +32,23 @@ def cmd(text: str, key: str) -> app_commands.locale_str:
 
 class TheNumberCog(commands.Cog, name="TheNumber"):
     # A game belongs to a server channel: the commands are not offered in DMs (and refused if forged).
-    group = app_commands.Group(name=cmd("thenumber", "cmd.thenumber"),
+    group = app_commands.Group(name=cmd("thenumber", "commands.thenumber"),
                                description=cmd("Play The Number, the secret three-digit numbers game",
-                                               "cmd.thenumber.desc"),
+                                               "commands.thenumber.desc"),
                                guild_only=True, allowed_contexts=app_commands.AppCommandContext(guild=True))
 
     def __init__(self, bot: "NumberBot") -> None:
         self.bot = bot
         self.languages = Languages(bot.store, cache_forced=False)  # set by the shared cog's command
 
-    @group.command(name=cmd("start", "cmd.start"), description=cmd("Open a table of The Number in this channel",
-                                                                    "cmd.start.desc"))
-    @app_commands.rename(turn_seconds=cmd("turn_seconds", "cmd.opt.turn_seconds"),
-                         ai_players=cmd("ai_players", "cmd.opt.ai_players"),
-                         ai_level=cmd("ai_level", "cmd.opt.ai_level"))
-    @app_commands.describe(turn_seconds=cmd("Seconds per turn (15-3600)", "cmd.opt.turn_seconds.desc"),
-                           ai_players=cmd("AI players to seat now (0-4)", "cmd.opt.ai_players.desc"),
-                           ai_level=cmd("How well the AI players play", "cmd.opt.ai_level.desc"))
+    @group.command(name=cmd("start", "commands.start"), description=cmd("Open a table of The Number in this channel",
+                                                                    "commands.start.desc"))
+    @app_commands.rename(turn_seconds=cmd("turn_seconds", "commands.opt.turn_seconds"),
+                         ai_players=cmd("ai_players", "commands.opt.ai_players"),
+                         ai_level=cmd("ai_level", "commands.opt.ai_level"))
+    @app_commands.describe(turn_seconds=cmd("Seconds per turn (15-3600)", "commands.opt.turn_seconds.desc"),
+                           ai_players=cmd("AI players to seat now (0-4)", "commands.opt.ai_players.desc"),
+                           ai_level=cmd("How well the AI players play", "commands.opt.ai_level.desc"))
     @app_commands.guild_only()
     async def start(self, interaction: Interaction, turn_seconds: app_commands.Range[int, 15, 3600] | None = None,
                     ai_players: app_commands.Range[int, 0, 4] = 0,
@@ -58,18 +58,19 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
         if not LOW <= seconds <= HIGH or not 0 <= ai_players <= rules.MAX_SEATS - 1:
             # Discord checks the ranges too; a forged request does not
             async with table.answering(interaction, "public"):
-                raise GameError("error.options")
+                raise GameError("thenumber.error.options")
         await table.open_table(interaction, KEY, {"turn_seconds": seconds}, ai_players, ai_level)
 
-    @group.command(name=cmd("rules", "cmd.rules"), description=cmd("How to play The Number", "cmd.rules.desc"))
+    @group.command(name=cmd("rules", "commands.rules"), description=cmd("How to play The Number",
+                                                                        "commands.rules.desc"))
     async def rules_cmd(self, interaction: Interaction) -> None:
         lang = await self.languages.for_user(interaction)
         await interaction.response.send_message(embeds=list(PRESENTER.rules(lang).embeds), ephemeral=True)
 
-    @app_commands.command(name=cmd("digits", "cmd.digits"),
-                          description=cmd("A player's board: which digits are crossed off", "cmd.digits.desc"))
-    @app_commands.rename(player=cmd("player", "cmd.opt.player"))
-    @app_commands.describe(player=cmd("Whose board (default: yours)", "cmd.opt.digits_player.desc"))
+    @app_commands.command(name=cmd("digits", "commands.digits"),
+                          description=cmd("A player's board: which digits are crossed off", "commands.digits.desc"))
+    @app_commands.rename(player=cmd("player", "commands.opt.player"))
+    @app_commands.describe(player=cmd("Whose board (default: yours)", "commands.opt.digits_player.desc"))
     async def digits(self, interaction: Interaction, player: discord.User | None = None) -> None:
         """The Number's name for ``/board`` (the rules card names it)."""
         table: Any = self.bot.get_cog("Table")

@@ -48,12 +48,13 @@ class TheNumberPresenter:
     text_field_id = NUMBER_FIELD_ID
     # Shared sentences The Number words its own way (it always did).
     wording: Mapping[str, str] = {
-        "core.lobby.started": "lobby.started",
-        "core.lobby.cancelled_by": "lobby.cancelled_by",
-        "core.lobby.everyone_left": "lobby.everyone_left",
-        "core.dm.lobby": "dm.lobby",
-        "core.error.turn_over": "error.turn_over",
-        "error.cancelled": "error.over",  # an old turn message's button, once the game was cancelled
+        "core.lobby.started": "thenumber.lobby.started",
+        "core.lobby.cancelled_by": "thenumber.lobby.cancelled_by",
+        "core.lobby.everyone_left": "thenumber.lobby.everyone_left",
+        "core.dm.lobby": "thenumber.dm.lobby",
+        "core.error.turn_over": "thenumber.error.turn_over",
+        "core.dm.blocked": "thenumber.dm.blocked",
+        "core.error.cancelled": "core.error.over",  # an old turn message's button, once the game was cancelled
     }
 
     def title(self, lang: str) -> str:
@@ -61,7 +62,7 @@ class TheNumberPresenter:
 
     def lobby(self, options: Mapping[str, Any], lang: str) -> str:
         seconds = int(options.get("turn_seconds", 120))
-        return t("lobby.description", lang, min=rules.MIN_SEATS, max=rules.MAX_SEATS, rounds=rules.ROUNDS,
+        return t("thenumber.lobby.description", lang, min=rules.MIN_SEATS, max=rules.MAX_SEATS, rounds=rules.ROUNDS,
                  turns=rules.TURNS_PER_ROUND, per_turn=render.duration(seconds, lang))
 
     def lobby_embed(self, record: GameRecord, lang: str, headline: str | None,
@@ -95,7 +96,7 @@ class TheNumberPresenter:
     def reported(self, message: discord.Message, happened: Happened) -> bool:
         """Whether ``message`` is this turn's reveal (after a restart: it may have been posted before the stop)."""
         outcome = happened.event
-        titles = {t("reveal.title", lang, round=outcome.round, turn=outcome.turn) for lang in LANGUAGES}
+        titles = {t("thenumber.reveal.title", lang, round=outcome.round, turn=outcome.turn) for lang in LANGUAGES}
         footers = {render.reveal_footer(happened.game_id, lang) for lang in LANGUAGES}
         return any(e.title in titles and e.footer.text in footers for e in message.embeds)
 
@@ -118,8 +119,10 @@ class TheNumberPresenter:
         return self.modal_for(table.round, table.turn, lang)
 
     def modal_for(self, round_no: int, turn: int, lang: str) -> Inputs:
-        return Inputs(private_label=t("button.choose", lang), title=t("modal.title", lang, round=round_no, turn=turn),
-                      text=TextInput(t("modal.label", lang), t("modal.placeholder", lang), rules.NUMBER_LENGTH,
+        return Inputs(private_label=t("thenumber.button.choose", lang), title=t("thenumber.modal.title", lang,
+                                                                                round=round_no, turn=turn),
+                      text=TextInput(t("thenumber.modal.label", lang), t("thenumber.modal.placeholder", lang),
+                                     rules.NUMBER_LENGTH,
                                      rules.NUMBER_LENGTH))
 
     def modal_for_step(self, step: int, lang: str) -> Inputs:
@@ -130,11 +133,12 @@ class TheNumberPresenter:
     def not_asked(self, view: Any, seat: Seat | None, lang: str) -> str | None:
         """Why this turn does not ask ``seat``: not a player (None), or every digit of its board is crossed off."""
         if seat is None:
-            return t("error.not_in_game", lang)
-        return t("error.sits_out", lang) if str(seat) in table_of(view).exhausted else None
+            return t("core.error.not_in_game", lang)
+        return t("thenumber.error.sits_out", lang) if str(seat) in table_of(view).exhausted else None
 
     def ack(self, action: Action, changed: bool, lang: str) -> str:
-        return t("ack.changed" if changed else "ack.locked", lang, number=action[FIELD], channel="", round=0, turn=0)
+        return t("thenumber.ack.changed" if changed else "thenumber.ack.locked", lang, number=action[FIELD],
+                 channel="", round=0, turn=0)
 
     def acknowledge(self, view: Any, action: Action, changed: bool, complete: bool, channel_id: int,
                     lang: str) -> str:
@@ -151,7 +155,7 @@ class TheNumberPresenter:
         if not isinstance(error, TheNumberError):
             return str(error)
         if isinstance(error, SitsOut):
-            return t("refuse.sits_out", lang)
+            return t("thenumber.refuse.sits_out", lang)
         available = None
         if isinstance(view, SeatView):
             available = frozenset(render.DIGITS) - view.table.crossed[str(view.seat)]
@@ -161,12 +165,13 @@ class TheNumberPresenter:
                   lang: str) -> Card:
         """A number sent for a turn already revealed: not saved, and the turn open now."""
         table = table_of(view)
-        return Card(t("error.turn_over_now", lang, round=table.round, turn=table.turn),
+        return Card(t("thenumber.error.turn_over_now", lang, round=table.round, turn=table.turn),
                     (render.status_embed(table, seats, deadline, lang),))
 
     def reminder(self, view: Any, seat: Seat, seconds: int, channel_id: int, lang: str) -> str:
         table = table_of(view)
-        return t("dm.reminder", lang, seconds=seconds, turn=table.turn, round=table.round, channel=f"<#{channel_id}>")
+        return t("thenumber.dm.reminder", lang, seconds=seconds, turn=table.turn, round=table.round,
+                 channel=f"<#{channel_id}>")
 
     # /score and /digits -------------------------------------------------------------------------------
     def score(self, view: Any, seats: Sequence[SeatInfo], lang: str) -> Card:
