@@ -1,5 +1,5 @@
 """The shared front end of the games ``bot.tables`` runs: lobby buttons, inputs built from each step's prompt,
-the DM router, the shared subcommands, ``/score`` and ``/board``. Thin: check, call the service, let the
+the DM router (dms.py), the shared subcommands, ``/score`` and ``/board``. Thin: check, call the service, let the
 game's presenter say it, let :class:`Talk` post it. Every refusal is a private line."""
 
 from __future__ import annotations
@@ -29,12 +29,15 @@ from bot.core.table import Table
 from bot.core.throttle import ReplyThrottle
 from bot.i18n import DEFAULT, t
 from cogs.seats import safe_name, seat_style
-from storage.base import AlreadyPlaying, ChannelBusy, GameFull, GameRecord, StalePhase, StoreError, WrongStatus
+from storage.base import GameRecord
 
 from .answers import Deferral, SlowAnswer, edit, reply, send, settled
 from .components import MODAL_ID, TEXT_FIELD_ID, TextModal, choices_view, lobby_view, pick_view
+from .dms import DirectMessages
 from .language import AUTO, Languages
+from .permissions import check_channel_permissions
 from .presenter import Card, Presenter, Presenters
+from .refusals import USER_ERRORS, Refused, explain, word
 from .talk import Talk, edit_fields, happened, seat_infos
 
 if TYPE_CHECKING:
@@ -45,80 +48,11 @@ Interaction = discord.Interaction[Any]
 AI_NAMES = ("Ada", "Blaise", "Carl", "Dora", "Emmy", "Fermat")
 RECENT_GAMES = 20  # /score after a game looks this far back for the channel's last finished game
 MODAL_CHECK_WITHIN = 1.5  # a modal cannot follow a deferral: past this, defer and say so
-# What a game needs of its channel: post its messages (Send Messages), as embeds (Embed Links), and pictures
-# (Attach Files). A thread needs Send Messages in Threads instead of Send Messages.
-CHANNEL_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files")
-THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_thread,
-                discord.ChannelType.news_thread)
-
-
-class MissingPermissions(GameError):
-    """The bot lacks channel permissions a game needs (named in the user's language)."""
-
-    def __init__(self, names: list[str]) -> None:
-        self.names = names
-        super().__init__("core.error.missing_permissions", permissions=", ".join(t(f"core.perm.{n}",
-                                                                                   "en") for n in names))
-
-    def say(self, language: str) -> str:
-        return t(self.key, language, permissions=", ".join(f"**{t(f'core.perm.{n}', language)}**" for n in self.names))
-
-
-def check_channel_permissions(interaction: Interaction) -> None:
-    """Refuse up front what would make a game die later: a channel where the bot cannot post its messages.
-
-    Discord sends the bot's permissions in the channel with every interaction (``app_permissions``); a
-    payload without them (0) is not judged here."""
-    granted = interaction.app_permissions
-    if not granted.value:
-        return
-    needed = list(CHANNEL_PERMISSIONS)
-    if getattr(interaction.channel, "type", None) in THREAD_TYPES:
-        needed[needed.index("send_messages")] = "send_messages_in_threads"
-    missing = [name for name in needed if not getattr(granted, name)]
-    if missing:
-        raise MissingPermissions(missing)
-
-
 def cmd(text: str, key: str) -> app_commands.locale_str:
     return app_commands.locale_str(text, key=key)
 
 
-class Refused(Exception):
-    """A request refused with a ready sentence (already in the user's language)."""
-
-
-def word(presenter: Presenter | None, key: str, lang: str, **values: Any) -> str:
-    """A shared sentence, in the game's own words when its presenter has them (``wording``)."""
-    own = getattr(presenter, "wording", {}).get(key) if presenter is not None else None
-    return t(own or key, lang, **values)
-
-
-def explain(error: Exception, lang: str, presenter: Presenter | None = None) -> str:
-    if isinstance(error, Refused):
-        return str(error)
-    if isinstance(error, TurnOver | StalePhase):
-        return word(presenter, "core.error.turn_over", lang)
-    if isinstance(error, GameError):
-        own = getattr(presenter, "wording", {}).get(error.key) if presenter is not None else None
-        return t(own, lang, **error.values) if own else error.say(lang)
-    if isinstance(error, RuleError):
-        return presenter.refusal(error, lang) if presenter is not None else str(error)
-    if isinstance(error, ChannelBusy):
-        return t("core.error.channel_busy", lang)
-    if isinstance(error, AlreadyPlaying):
-        return t("core.error.already_playing", lang, channel=f"<#{error.channel_id}>")
-    if isinstance(error, GameFull):
-        return t("core.error.full", lang)
-    if isinstance(error, WrongStatus):
-        return NotRunning(error.status).say(lang)
-    return t("core.error.generic", lang)
-
-
-USER_ERRORS = (GameError, StoreError, RuleError, Refused)
-
-
-class TableCog(commands.Cog, name="Table"):
+class TableCog(DirectMessages, commands.Cog, name="Table"):
     def __init__(self, bot: NumberBot) -> None:
         self.bot = bot
         self.service: GameService = bot.tables
@@ -646,83 +580,6 @@ class TableCog(commands.Cog, name="Table"):
             await answer(t("core.done", lang))
         if outcome.reports:
             await self.talk.announce(outcome.table, outcome.reports)
-
-    @commands.Cog.listener()
-    async def on_message(self, message: discord.Message) -> None:
-        """A DM to the bot: a player's move or sealed choice, whatever the game (one open game per player)."""
-        if message.guild is not None or message.author.bot or message.author.id == getattr(self.bot.user, "id", 0):
-            return
-        user_id, channel = message.author.id, message.channel
-
-        async def answer(line: str) -> None:
-            # The nonce ties the answer to this DM: a retried answer is never shown twice.
-            await self._dm_reply(user_id, channel, line, nonce=f"d{message.id}")
-
-        lang = DEFAULT
-        try:
-            # Only which game it is: the game itself comes from the service's cache.
-            record = await self.bot.store.open_game_of_user(user_id, details=False)
-            lang = await self.languages.for_dm(user_id, record)
-        except Exception:
-            log.warning("could not look up the game of a DM's author", exc_info=True)
-            await answer(t("core.error.not_saved", lang))
-            return
-        if record is None or record.kind not in self.kinds:
-            await answer(t("core.dm.no_game", lang, start=", ".join(f"`/{kind} start`" for kind in self.service.games)))
-            return
-        presenter = self.presenters[record.kind]
-        if record.status == "lobby":
-            await answer(word(presenter, "core.dm.lobby", lang, channel=f"<#{record.channel_id}>"))
-            return
-        try:
-            outcome = await self.service.act(record.id, user_id, text=message.content)
-        except NotYourTurn:
-            await answer(str(self._their_turn(await self.service.table(record.id), lang, user_id)))
-            return
-        except RuleError as error:
-            await answer(await self._refusal(record.id, user_id, error, presenter, lang))
-            return
-        except USER_ERRORS as error:
-            await answer(explain(error, lang, presenter))
-            return
-        except Exception:
-            log.warning("could not take a DM move in game %s", record.id, exc_info=True)
-            await answer(t("core.error.not_saved", lang))
-            return
-        await self._acknowledge(outcome, answer, lang)
-
-    async def _refusal(self, game_id: int, user_id: int, error: RuleError, presenter: Presenter, lang: str) -> str:
-        """A refused action, with the seat's own view when the presenter can say what it may do instead."""
-        hook = getattr(presenter, "refusal_for", None)
-        if hook is None:
-            return presenter.refusal(error, lang)
-        table = await self.service.table(game_id)
-        seated = table.record.seat_of(user_id)
-        view = table.game.view(table.state, seated.seat) if seated is not None and table.running else None
-        return str(hook(error, view, lang))
-
-    async def _dm_reply(self, user_id: int, channel: discord.abc.Messageable, line: str, nonce: str) -> None:
-        """Answer a DM, but a burst of DMs gets a few answers and then only the newest one."""
-        if self.throttle.allow(user_id):
-            try:
-                await self.talk.send(channel, nonce=nonce, content=line)
-            except discord.HTTPException as exc:
-                log.info("could not answer a DM: %s", exc)
-            return
-        wait = self.throttle.hold(user_id, line)
-        if user_id not in self._flushing:
-            self._flushing[user_id] = asyncio.create_task(self._flush_dm_reply(user_id, channel, wait))
-
-    async def _flush_dm_reply(self, user_id: int, channel: discord.abc.Messageable, wait: float) -> None:
-        try:
-            await asyncio.sleep(wait)
-            held = self.throttle.release(user_id)
-            if held is not None:
-                await self.talk.send(channel, nonce=None, content=held)
-        except discord.HTTPException as exc:
-            log.info("could not answer a DM: %s", exc)
-        finally:
-            self._flushing.pop(user_id, None)
 
     # Servers and channels -----------------------------------------------------------------------
     @commands.Cog.listener()
