@@ -15,7 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.services.thenumber import TheNumberService, phase_of, turn_payload
+from bot.core.service import GameService
+from bot.games.thenumber.game import GAME, phase_of, turn_payload
 from storage.sqlite import SQLiteStore
 
 from .engine import random_game
@@ -82,7 +83,7 @@ async def migrate(path: Path) -> None:
 async def check(path: Path, games: int) -> None:
     """The generated games load through the real store and rebuild to the stored phase."""
     async with SQLiteStore(path) as store:
-        service = TheNumberService(store)
+        service = GameService(store, (GAME,))
         for game_id in (1, games // 2 + 1, games):
             table = await service.table(game_id)
             assert table.record.status == "running" and phase_of(table.state) == table.record.phase, game_id

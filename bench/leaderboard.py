@@ -26,8 +26,7 @@ from pathlib import Path
 from bot.core.stats import period_start, summarise, summariser
 from bot.games import GAMES
 from bot.games.thenumber import rules
-from bot.games.thenumber.game import GAME
-from bot.services.thenumber import turn_payload
+from bot.games.thenumber.game import GAME, turn_payload
 from storage.base import ActionRecord, GameRecord, SeatRecord
 from storage.stats import LEADERBOARD_SQL, SQLiteStats
 

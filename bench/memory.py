@@ -1,4 +1,4 @@
-"""Memory: resident memory per running game held by TheNumberService after load_open_games(warm=True).
+"""Memory: resident memory per running game held by the game service after load_open_games(warm=True).
 
 Each size runs in a fresh subprocess: RSS (VmRSS) after the imports and an open store, then again after
 load_open_games(warm=True) (the returned list dropped, gc run): the delta over the game count. A second
@@ -20,12 +20,13 @@ from .common import Figure, rss_kb, summary
 def child(db: str, mode: str) -> None:
     import tracemalloc
 
-    from bot.services.thenumber import TheNumberService
+    from bot.core.service import GameService
+    from bot.games.thenumber.game import GAME
     from storage.sqlite import SQLiteStore
 
     async def main() -> dict[str, float]:
         async with SQLiteStore(db) as store:
-            service = TheNumberService(store)
+            service = GameService(store, (GAME,))
             gc.collect()
             if mode == "tracemalloc":
                 tracemalloc.start()

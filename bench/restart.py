@@ -2,7 +2,7 @@
 
 A fresh interpreter (timed from just before the parent spawns it) imports the bot, builds NumberBot with
 its settings, opens the store (migration check included) and does what TableTalk.restore does for games
-whose turn is announced and whose status message is posted: TheNumberService.load_open_games reads every
+whose turn is announced and whose status message is posted: GameService.load_open_games reads every
 open game's row and each running game's deadline and reminder timers are armed on the bot's Scheduler.
 Ready = that is done: every game's turn will end on time, and a choice for any game is accepted (a game
 is rebuilt from its action log the first time someone acts in it; the figure "first choice after restart"

@@ -75,7 +75,7 @@ class Stack:
         self.bot = NumberBot(settings)
         await self.bot.login(self.fake.token)
         await self.fake.attach(self.bot)
-        cog: Any = self.bot.get_cog("TheNumber")
+        cog: Any = self.bot.get_cog("Table")
         await asyncio.wait_for(cog._restoring, 10)
         for g, channel in enumerate(channels):
             players = users[g * SEATS:(g + 1) * SEATS]

@@ -14,7 +14,6 @@ from bot.core.game import Game
 from bot.core.service import GameService
 from bot.core.timers import Scheduler
 from bot.games import GAMES
-from bot.services.thenumber import AIChooser, TheNumberService
 from bot.settings import Settings
 from storage.backend import make_lease, make_store
 from storage.base import GameStore
@@ -22,12 +21,9 @@ from storage.lease import HEARTBEAT_SECONDS
 
 log = logging.getLogger(__name__)
 
-# Game packages first (each registers its presenter and its command group), the shared front end last.
+# Game packages first (each registers its presenter and its command group), the shared front end last: it
+# serves every game of ``bot.tables`` and sets the commands' translator.
 EXTENSIONS = ("cogs.thenumber", "cogs.numeri", "cogs.binomial", "cogs.table")
-# Where each game is played on Discord: these keep their own cog package for now; every other game of
-# GAMES is run by ``bot.tables`` and played through the shared front end ``cogs/table``.
-OWN_COGS = frozenset({"thenumber"})
-NOT_ON_DISCORD_YET: frozenset[str] = frozenset()  # games without a presenter yet
 COMMANDS_HASH_KEY = "commands_hash"
 
 
@@ -37,19 +33,6 @@ def intents() -> discord.Intents:
     wanted.guilds = True
     wanted.dm_messages = True
     return wanted
-
-
-def table_games(games: tuple[Game[Any, Any, Any], ...] = GAMES) -> tuple[Game[Any, Any, Any], ...]:
-    """The games the shared front end serves."""
-    return tuple(g for g in games if g.key not in OWN_COGS | NOT_ON_DISCORD_YET)
-
-
-def default_ai_chooser() -> AIChooser | None:
-    try:
-        from bot.games.thenumber.ai import choose_for_service
-    except ImportError:  # pragma: no cover - the AI module is optional for the core bot
-        return None
-    return choose_for_service
 
 
 class NumberBot(commands.Bot):
@@ -73,11 +56,9 @@ class NumberBot(commands.Bot):
                       if store is None else None)
         self._heartbeat: asyncio.Task[None] | None = None
         self.scheduler = Scheduler(self.clock)
-        self.games = TheNumberService(self.store, self.clock, default_turn_seconds=settings.turn_seconds,
-                                      ai_chooser=default_ai_chooser())
-        # Every game played through cogs/table, on the one generic update sequence.
-        self.tables = GameService(self.store, games or table_games(), self.clock,
-                                  default_turn_seconds=settings.turn_seconds)
+        # Every game, on the one generic update sequence, played through cogs/table.
+        self.tables = GameService(self.store, games or GAMES, self.clock, default_turn_seconds=settings.turn_seconds)
+        self.games = self.tables  # the name tools and tests have always used
         self.extensions_to_load = extensions
         self.presenters: Any = None  # filled by the game packages (cogs.table.presenter.register)
 
@@ -87,9 +68,6 @@ class NumberBot(commands.Bot):
             await self.lease.open()
             await self.lease.acquire()  # raises InstanceRunning: another live process uses this database
             self._heartbeat = asyncio.create_task(self._keep_lease(), name="instance lease")
-        from cogs.thenumber.language import CatalogTranslator
-
-        await self.tree.set_translator(CatalogTranslator())
         for extension in self.extensions_to_load:
             await self.load_extension(extension)
         await self.sync_commands_if_changed()

@@ -10,11 +10,10 @@ import random
 import sys
 from typing import cast
 
-from bot.services.thenumber import TheNumberService
 from storage.backend import make_store
 from storage.pg_connection import is_postgres_url
 from tests.backends import AnyStore
-from tests.play_helpers import legal_number, open_running_game
+from tests.play_helpers import legal_number, number_service, open_running_game
 
 USERS = [501, 502, 503, 504]
 
@@ -26,7 +25,7 @@ def say(line: str) -> None:
 
 async def main(db: str, seed: int) -> None:
     async with cast(AnyStore, make_store(db if is_postgres_url(db) else None, db)) as store:
-        service = TheNumberService(store)
+        service = number_service(store)
         games = await service.load_open_games()
         if games:
             game_id = games[0].id
@@ -41,17 +40,20 @@ async def main(db: str, seed: int) -> None:
             if table.state.finished or table.record.status != "running":
                 break
             phase = table.record.phase
-            for seat in table.awaiting():
-                rng = random.Random(seed * 1_000 + phase * 10 + seat.seat)
-                if seat.seat == 3 and rng.random() < 0.3:
+            reports = []
+            for seat in sorted(table.awaited()):
+                rng = random.Random(seed * 1_000 + phase * 10 + seat)
+                if seat == 3 and rng.random() < 0.3:
                     continue  # this one forgets to choose: the timer will reveal the turn
-                number = legal_number(table.state, seat.seat, rng)
-                await service.choose(game_id, seat.user_id or 0, number)
-                say(f"ACK {game_id} {phase} {seat.seat} {number}")
-            report = await service.expire(game_id, phase)
-            if report is not None:
-                pts = " ".join(f"{k}={r.points}" for k, r in report.outcome.results.items())
-                say(f"RESOLVED {phase} {pts}")
+                number = legal_number(table.state, seat, rng)
+                done = await service.act(game_id, table.seat(seat).user_id or 0, text=number)
+                say(f"ACK {game_id} {phase} {seat} {number}")
+                reports += done.reports  # the last number commits the turn
+            if not reports:
+                reports = await service.expire(game_id, phase)
+            for report in reports:
+                pts = " ".join(f"{k}={r.points}" for k, r in report.event.results.items())
+                say(f"RESOLVED {report.step} {pts}")
         say("DONE")
 
 

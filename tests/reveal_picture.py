@@ -12,10 +12,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.games.thenumber.engine import choose, new_game, resolve_turn
-from bot.services.thenumber import Table, TurnReport, seat_key
+from bot.games.thenumber.engine import choose, new_game, public_view, resolve_turn
+from cogs.seats import safe_name
+from cogs.table.presenter import SeatInfo
+from cogs.thenumber.records import seat_key
 from cogs.thenumber.render import reveal_embeds
-from storage.base import GameRecord, SeatRecord
+from storage.base import SeatRecord
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 START, END = "<!-- reveal picture: start -->", "<!-- reveal picture: end -->"
@@ -28,7 +30,8 @@ TURNS = ({"Ana": "513", "Ben": "761", "Cy": "220", "Robot": "444"},
          {"Ana": "890", "Ben": "207", "Robot": "678"})
 
 
-def sample_report() -> TurnReport:
+def sample_embeds(lang: str = "en") -> list[Any]:
+    """The reveal of the second turn, as The Number's presenter draws it from the table's views."""
     keys = {s.name: seat_key(s) for s in SEATS}
     state = new_game([seat_key(s) for s in SEATS])
     for numbers in TURNS:
@@ -36,11 +39,8 @@ def sample_report() -> TurnReport:
             state = choose(state, keys[name], number)
         before = state
         state, outcome = resolve_turn(state)
-    record = GameRecord(id=7, kind="thenumber", guild_id=1, channel_id=2, host_id=101, status="running",
-                        options={"turn_seconds": 120}, phase=len(TURNS), deadline=None, lobby_message_id=None,
-                        status_message_id=None, announced_phase=len(TURNS) - 1, end_reason=None, created_at=0.0,
-                        updated_at=0.0, seats=SEATS)
-    return TurnReport(Table(record, state), len(TURNS) - 1, outcome, before, "deadline")
+    seats = [SeatInfo(s.seat, safe_name(s.name), s.is_ai) for s in SEATS]
+    return reveal_embeds(outcome, public_view(before), public_view(state), seats, 7, True, lang)
 
 
 def as_seen(markdown: str) -> str:
@@ -62,7 +62,7 @@ def embed_text(embed: dict[str, Any]) -> list[str]:
 
 def picture() -> str:
     lines: list[str] = []
-    for embed in reveal_embeds(sample_report(), "en"):
+    for embed in sample_embeds("en"):
         lines += embed_text(embed.to_dict())  # type: ignore[arg-type]
     return "\n".join(lines).strip() + "\n"
 

@@ -156,7 +156,7 @@ async def test_an_action_for_an_old_step_is_refused_and_nothing_is_stored(store:
     stored = len((await store.load_game(game_id)).actions)
     with pytest.raises(TurnOver) as over:
         await service.act(game_id, users[0], text="2", phase=0)
-    assert over.value.step == 1 and over.value.key == "error.turn_over"
+    assert over.value.step == 1 and over.value.key == "core.error.turn_over"
     assert len((await store.load_game(game_id)).actions) == stored
 
 
@@ -400,7 +400,7 @@ async def test_a_sealed_step_does_not_wait_for_a_seat_that_left(store: GameStore
     with pytest.raises(NotInGame):
         await service.act(game_id, users[2], text="1")
     gone = await service.remove(game_id, users[0], users[1], kicked=True)
-    assert (gone.table.record.status, gone.table.record.end_reason) == ("cancelled", "abandoned")
+    assert gone.table.record.status == "cancelled" and gone.table.record.end_reason.startswith("abandoned")
     with pytest.raises(NotRunning):
         await service.act(game_id, users[0], text="1")
 

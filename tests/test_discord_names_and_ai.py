@@ -80,9 +80,9 @@ async def test_host_adds_an_ai_from_the_lobby_select(fake_discord: FakeDiscord, 
     world = await make_world(fake_discord, db_path, clock)
     try:
         lobby = await world.open_table(("ana", "ben"))
-        refused = await (await world.users["ben"].select(lobby, "tn:ai:1", ["easy"])).wait()
+        refused = await (await world.users["ben"].select(lobby, "play:thenumber:lobby:ai:1", ["easy"])).wait()
         assert refused.ephemeral and "Only the host can add AI players" in refused.content
-        added = await (await world.users["ana"].select(lobby, "tn:ai:1", ["easy"])).wait()
+        added = await (await world.users["ana"].select(lobby, "play:thenumber:lobby:ai:1", ["easy"])).wait()
         assert added.response_type == 7 and "Ada (AI) 🤖" in added.text()
     finally:
         await world.stop_bot()

@@ -23,7 +23,7 @@ async def test_dm_choice_is_acknowledged_changed_and_refused_with_reasons(world:
     assert refused == "That is not a number you can play: it must be three digits, like 407. " \
                       "Your available digits: 0 1 2 3 4 5 6 7 8 9."
     table = await world.bot.games.table(1)
-    assert table.state.pending["1"] == "514"  # the refusal changed nothing
+    assert table.drafts[1] == {"number": "514"}  # the refusal changed nothing
 
 
 async def test_crossed_off_digit_is_refused_with_the_available_digits(world: World) -> None:

@@ -58,8 +58,8 @@ async def test_a_turn_committed_but_never_announced_is_revealed_once_after_resta
     await world.start_game(("ana", "ben"))
     await world.dm("ana", "513")
     # The bot dies right after committing the turn, before posting anything: simulate it.
-    await world.bot.games.choose(1, world.users["ben"].id, "240")
-    assert await world.bot.games.resolve(1, 0) is not None
+    done = await world.bot.games.act(1, world.users["ben"].id, text="240")  # the last number commits the turn
+    assert [r.step for r in done.reports] == [0]
     await world.restart()
     await eventually(lambda: world.reveals(), what="the reveal posted at start")
     await world.wait_status("Turn 2 of 5")
@@ -83,9 +83,10 @@ async def test_a_reveal_resent_after_a_crash_appears_once(world: World) -> None:
 
 async def test_a_turn_complete_but_not_resolved_at_the_stop_is_revealed_after_restart(world: World) -> None:
     await world.start_game(("ana", "ben"))
-    # Both numbers were committed and acknowledged, then the bot died before resolving the turn.
-    await world.bot.games.choose(1, world.users["ana"].id, "513")
-    await world.bot.games.choose(1, world.users["ben"].id, "240")
+    # Both numbers were committed and acknowledged, then the bot died before resolving the turn: their rows
+    # are stored, the turn is not (the service commits a complete turn at once, so write the rows directly).
+    for seat, number in ((0, "513"), (1, "240")):
+        await world.bot.store.record_choice(1, 0, seat, {"number": number}, world.clock.now())
     await world.restart()
     reveal = await eventually(lambda: world.reveals(), what="the reveal after the restart")
     assert "`513` 🔺 Ana" in world.fake.visible_text(reveal[0])

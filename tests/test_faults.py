@@ -16,7 +16,7 @@ def posts_in(world: World) -> str:
 
 
 def fast_retries(world: World) -> None:
-    world.bot.get_cog("TheNumber").talk.retry_delays = (0.05, 0.1)  # type: ignore[union-attr]
+    world.bot.get_cog("Table").talk.retry_delays = (0.05, 0.1)  # type: ignore[union-attr]
 
 
 async def test_server_errors_on_the_reveal_are_retried_and_it_is_posted_once(world: World) -> None:

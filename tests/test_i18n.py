@@ -21,5 +21,36 @@ def test_placeholders_match_across_languages() -> None:
 
 def test_language_choice_and_formatting() -> None:
     assert [language_of(x) for x in ("fr", "en-US", "en-GB", "de", None)] == ["fr", "en", "en", "en", "en"]
-    assert t("ack.locked", "fr", number="513", channel="#g", round=1, turn=2).startswith("513 enregistré")
-    assert t("ack.locked", "en", number="513", channel="#g", round=1, turn=2).startswith("Locked in 513")
+    assert t("thenumber.ack.locked", "fr", number="513", channel="#g", round=1, turn=2).startswith("513 enregistré")
+    assert t("thenumber.ack.locked", "en", number="513", channel="#g", round=1, turn=2).startswith("Locked in 513")
+
+
+AREAS = ("core", "commands", "stats", "thenumber", "numeri", "binomial")
+
+
+def area_messages(language: str) -> dict[str, dict[str, str]]:
+    import importlib
+    import pkgutil
+
+    package = importlib.import_module(f"bot.i18n.locales.{language}")
+    return {m.name: importlib.import_module(f"{package.__name__}.{m.name}").MESSAGES
+            for m in pkgutil.iter_modules(package.__path__)}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_key_starts_with_its_area(language: str) -> None:
+    areas = area_messages(language)
+    assert sorted(areas) == sorted(AREAS)
+    outside = sorted(f"{area}: {key}" for area, messages in areas.items() for key in messages
+                     if not key.startswith(f"{area}."))
+    assert not outside, f"keys outside their area: {outside}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_core_sentence_names_a_game(language: str) -> None:
+    from bot.games import GAMES
+
+    names = {g.key.lower() for g in GAMES} | {g.title.lower() for g in GAMES}
+    named = sorted(key for key, text in area_messages(language)["core"].items()
+                   if any(name in text.lower() for name in names))
+    assert not named, f"core sentences that name a game (pass it as {{game}} or {{start}}): {named}"

@@ -15,7 +15,7 @@ from cogs.numeri import NumeriCog
 from cogs.numeri.stats import NumeriStats
 from cogs.table.cog import TableCog
 from cogs.table.stats import make_board, stats_commands
-from cogs.thenumber.cog import TheNumberCog
+from cogs.thenumber import TheNumberCog
 from cogs.thenumber.stats_presenter import TheNumberStats
 from tests.reveal_picture import fenced, picture, readme_block
 
@@ -34,14 +34,15 @@ def test_readme_reveal_picture_is_what_the_embed_code_renders() -> None:
 def _code_commands() -> dict[str, list[str]]:
     """Every slash command the cogs define, by its full name, with its option names."""
     stats = stats_commands(make_board("thenumber", "thenumber", TheNumberStats()))
-    grouped: list[Any] = [*TheNumberCog.group.commands, *stats]
-    shared = TableCog._shared_commands(object.__new__(TableCog))  # the lobby commands of every other game
+    shared = TableCog._shared_commands(object.__new__(TableCog))  # the lobby commands of every game
+    grouped: list[Any] = [*TheNumberCog.group.commands, *shared, *stats]
     numeri: list[Any] = [*NumeriCog.group.commands, *shared,
                          *stats_commands(make_board("numeri", "numeri", NumeriStats()))]
     binomial: list[Any] = [*BinomialCog.group.commands, *shared,
                            *stats_commands(make_board("binomial", "binomial", BinomialStats()))]
     board = app_commands.Command(name="board", description="-", callback=TableCog.board_cmd)
-    top: list[Any] = [TheNumberCog.score, TheNumberCog.digits, board]
+    score = app_commands.Command(name="score", description="-", callback=TableCog.score_cmd)
+    top: list[Any] = [score, TheNumberCog.digits, board]
     found: dict[str, list[str]] = {}
     for prefix, commands in (("/thenumber ", grouped), ("/numeri ", numeri), ("/binomial ", binomial),
                              ("/", top)):

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from bot.services.thenumber import TheNumberService
+from bot.core.errors import TurnOver
+from bot.core.service import GameService
 from storage.sqlite import SQLiteStore
 from tests.discord_world import World, eventually
 
@@ -20,7 +21,7 @@ class HeldLoad:
     def __init__(self, monkeypatch: pytest.MonkeyPatch, release_after: str, *, first: bool = False) -> None:
         self.armed = self.sweeping = self.holding = False
         self.release, self.held = asyncio.Event(), asyncio.Event()
-        load_game, table, expire = SQLiteStore.load_game, TheNumberService.table, TheNumberService.expire
+        load_game, table, expire = SQLiteStore.load_game, GameService.table, GameService.expire
         committing = getattr(SQLiteStore, release_after)
 
         async def held_load(store: SQLiteStore, game_id: int) -> Any:
@@ -31,14 +32,14 @@ class HeldLoad:
                 await self.release.wait()
             return record
 
-        async def watched_table(service: TheNumberService, game_id: int) -> Any:
+        async def watched_table(service: GameService, game_id: int) -> Any:
             if game_id in getattr(service, "_loading", {}):
                 self.release.set()  # this caller shares the load in flight instead of reading again
             elif self.armed and not service.locks(game_id).locked() and game_id not in service._tables:
                 self.armed, self.sweeping = False, True
             return await table(service, game_id)
 
-        async def later_expire(service: TheNumberService, game_id: int, phase: int) -> Any:
+        async def later_expire(service: GameService, game_id: int, phase: int) -> Any:
             await self.held.wait()
             return await expire(service, game_id, phase)
 
@@ -48,10 +49,10 @@ class HeldLoad:
             return result
 
         monkeypatch.setattr(SQLiteStore, "load_game", held_load)
-        monkeypatch.setattr(TheNumberService, "table", watched_table)
+        monkeypatch.setattr(GameService, "table", watched_table)
         monkeypatch.setattr(SQLiteStore, release_after, then_release)
         if first:
-            monkeypatch.setattr(TheNumberService, "expire", later_expire)
+            monkeypatch.setattr(GameService, "expire", later_expire)
 
     def arm(self) -> None:
         self.armed = True
@@ -107,21 +108,27 @@ async def test_a_modal_submitted_while_its_turn_is_revealed_is_refused(world: Wo
     await world.dm("ana", "513")
     store, games = world.bot.store, world.bot.games
     submitted = asyncio.Event()
-    resolve_phase, choose = store.resolve_phase, games.choose
+    resolve_phase, act = store.resolve_phase, games.act
+
+    revealing = asyncio.Event()
 
     async def slow_resolve(*args: Any, **kwargs: Any) -> Any:  # turn 1 is being revealed...
+        revealing.set()
         await submitted.wait()  # ... when ben's turn-1 modal arrives
         return await resolve_phase(*args, **kwargs)
 
-    async def noted_choose(*args: Any, **kwargs: Any) -> Any:
-        if args[1] == ben.id and args[2] == "240":
+    async def noted_act(*args: Any, **kwargs: Any) -> Any:
+        if args[1] == ben.id and kwargs.get("text") == "240":
             submitted.set()
-        return await choose(*args, **kwargs)
+        return await act(*args, **kwargs)
 
     store.resolve_phase = slow_resolve  # type: ignore[method-assign]
-    games.choose = noted_choose  # type: ignore[method-assign]
-    assert (await world.dm("ben", "123")).startswith("Locked in 123")  # the last number: turn 1 is revealed
+    games.act = noted_act  # type: ignore[method-assign]
+    await ben.send_dm("123")  # the last number: turn 1 is revealed (and 123 acknowledged once it is)
+    await asyncio.wait_for(revealing.wait(), 60)
     answer = await (await ben.submit_modal(opened, {"number": "240"})).wait()
+    await eventually(lambda: any(m.content.startswith("Locked in 123") for m in world.fake.dms(ben)),
+                     what="ben's acknowledgement")
     await eventually(lambda: world.reveals(), what="turn 1's reveal")
     assert answer.ephemeral
     text = answer.text()
@@ -142,10 +149,10 @@ async def test_a_dm_after_a_reveal_names_the_turn_it_counts_for(world: World) ->
 async def test_the_service_refuses_a_choice_for_a_turn_that_is_over(world: World) -> None:
     await world.start_game(("ana", "ben"))
     games = world.bot.games
-    await games.choose(1, world.users["ana"].id, "513", 0)
-    assert await games.expire(1, 0) is not None
-    with pytest.raises(Exception, match="That turn is over") as refused:
-        await games.choose(1, world.users["ben"].id, "240", 0)
-    assert (refused.value.round, refused.value.turn) == (1, 2)  # type: ignore[attr-defined]
+    await games.act(1, world.users["ana"].id, text="513", phase=0)
+    assert await games.expire(1, 0)
+    with pytest.raises(TurnOver, match="That turn is over") as refused:
+        await games.act(1, world.users["ben"].id, text="240", phase=0)
+    assert refused.value.step == 1  # round 1, turn 2 is the turn open now
     record = await world.bot.store.load_game(1)
     assert [a.seat for a in record.actions if a.kind == "choose"] == [0]

@@ -54,7 +54,7 @@ async def stored(world: World, predicate: Callable[[GameRecord], bool], game_id:
 
 
 def fast_backoff(world: World) -> None:
-    world.bot.get_cog("TheNumber").talk.backoff_delays = (0.05, 0.1)  # type: ignore[union-attr]
+    world.bot.get_cog("Table").talk.backoff_delays = (0.05, 0.1)  # type: ignore[union-attr]
 
 
 # Interactions answered in time ----------------------------------------------------------------------
@@ -121,7 +121,7 @@ async def test_a_failing_deadline_is_retried_until_the_turn_is_revealed(world: W
         reveal = await eventually(lambda: world.reveals(), timeout=10, what="the reveal after the retries")
     assert failures() == 3
     assert "Ben: ⌛ missing" in world.fake.visible_text(reveal[0])
-    assert sum("the deadline of turn 0 failed" in r.getMessage() for r in caplog.records) == 3
+    assert sum("the deadline of step 0 failed" in r.getMessage() for r in caplog.records) == 3
     await world.wait_status("Turn 2 of 5")
     assert world.bot.scheduler.is_scheduled(("deadline", 1))
 

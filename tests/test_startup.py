@@ -189,8 +189,8 @@ def restore_logging() -> Iterator[None]:
 
 def test_debug_keeps_library_loggers_at_info_unless_asked(restore_logging: None) -> None:
     configure_logging(Settings(log_level="debug", _env_file=None))  # type: ignore[call-arg]
-    assert logging.getLogger("bot.services.thenumber").isEnabledFor(logging.DEBUG)
-    assert logging.getLogger("cogs.thenumber.cog").isEnabledFor(logging.DEBUG)
+    assert logging.getLogger("bot.core.service").isEnabledFor(logging.DEBUG)
+    assert logging.getLogger("cogs.table.cog").isEnabledFor(logging.DEBUG)
     for library in ("discord.http", "discord.gateway", "aiosqlite"):
         assert not logging.getLogger(library).isEnabledFor(logging.DEBUG), library
         assert logging.getLogger(library).isEnabledFor(logging.INFO), library

@@ -19,8 +19,8 @@ import pytest
 from bot.core.stats import summarise
 from bot.games.thenumber.game import GAME
 from bot.games.thenumber.replay import replay_text
-from bot.services.thenumber import rebuild, unique_names
 from cogs.thenumber.chart import PNG_SIGNATURE
+from cogs.thenumber.records import rebuild, unique_names
 from tests.backends import Backend
 from tests.conftest import FakeClock
 from tests.discord_world import World, eventually
@@ -58,19 +58,19 @@ class StatsWorld(World):
                                         {"turn_seconds": 60})
         for user_id in players[1:]:
             await games.join(record.id, user_id, self.name_of(user_id))
-        table = await games.start(record.id, players[0])
+        table = (await games.start(record.id, players[0])).table
         script: list[dict[int, str]] = []
-        while not table.state.finished:
+        while table.running:
             turn: dict[int, str] = {}
+            reports, state = [], table.state  # the turn's state: the last number moves the table on
             for seat, user_id in enumerate(players):
-                free = sorted(table.state.available(str(seat)))
+                free = sorted(state.available(str(seat)))
                 if free:
                     turn[user_id] = "".join(str(rng.choice(free)) for _ in range(3))
-                    await games.choose(record.id, user_id, turn[user_id])
+                    reports += (await games.act(record.id, user_id, text=turn[user_id])).reports
             script.append(turn)
-            report = await games.resolve(record.id, table.record.phase)
-            assert report is not None
-            table = report.table
+            assert reports  # the last number reveals the turn
+            table = await games.table(record.id)
         played = Played(record.id, guild.id, players, script, self.clock.now())
         self.played.append(played)
         return played
@@ -330,7 +330,7 @@ async def test_commands_need_a_server(world: StatsWorld) -> None:
 
 async def test_final_reveal_carries_the_score_race(world: StatsWorld) -> None:
     await world.start_game(("ana", "ben", "cy"))
-    world.bot.get_cog("TheNumber").talk.retry_delays = (0.05,)  # type: ignore[union-attr]
+    world.bot.get_cog("Table").talk.retry_delays = (0.05,)  # type: ignore[union-attr]
     rng = random.Random(7)
     for turn in range(10):
         if turn == 9:  # the final reveal is refused once (503): the retry must upload the whole chart again

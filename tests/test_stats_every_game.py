@@ -20,9 +20,9 @@ from bot.core.stats import player_stats, summariser
 from bot.core.table import seed_of
 from bot.games import GAMES, game_for
 from bot.games.thenumber.replay import replay_text
-from bot.services.thenumber import rebuild
 from cogs.binomial.stats import BinomialStats
 from cogs.numeri.stats import NumeriStats
+from cogs.thenumber.records import rebuild
 from storage.base import GameRecord
 from tests.backends import Backend
 from tests.conftest import FakeClock
@@ -113,32 +113,36 @@ async def test_a_game_that_started_with_a_gap_in_its_seats_is_still_counted(back
     """The old code freed the seat of whoever left a lobby, so it started games with seats 0 and 2."""
     clock = FakeClock()
     async with backend.store() as store:
-        from bot.services.thenumber import TheNumberService
+        from tests.play_helpers import number_service
 
-        service = TheNumberService(store, clock)
+        service = number_service(store, clock)
         record = await service.open_lobby(1, 7, 1, "a", {})
         await service.join(record.id, 2, "b")
         await service.join(record.id, 3, "c")
         await service.leave_lobby(record.id, 2)
         # Written as the old code left it: the seat freed, the others keeping their numbers.
         await backend.execute("UPDATE seats SET seat = 2 WHERE game_id = ? AND seat = 1", record.id)
-        table = await service.start(record.id, 1)
-        assert [s.seat for s in table.record.seats] == [0, 2]
+        started = await service.start(record.id, 1)
+        assert [s.seat for s in (await store.load_game(record.id)).seats] == [0, 2]
+        table = started.table  # the service numbers the seats by position, as the game does
         rng = random.Random(4)
-        while not table.state.finished:
+        while table.running:
+            reports, state = [], table.state  # the turn's state: the last number moves the table on
             for seat in table.record.seated:
-                free = sorted(table.state.available(str(seat.seat)))
+                free = sorted(state.available(str(seat.seat)))
                 if free:
-                    await service.choose(record.id, seat.user_id or 0, "".join(str(rng.choice(free)) for _ in "abc"))
-            report = await service.resolve(record.id, table.record.phase)
-            assert report is not None
-            table = report.table
-        state = rebuild(await store.load_game(record.id))
+                    number = "".join(str(rng.choice(free)) for _ in "abc")
+                    reports += (await service.act(record.id, seat.user_id or 0, text=number)).reports
+            assert reports
+            table = await service.table(record.id)
+        stored = await store.load_game(record.id)
+        state = rebuild(stored)  # the engine numbers the seats by position: 0 and 1
+        scores = {seat.user_id: state.final_scores()[str(position)] for position, seat in enumerate(stored.seats)}
         async with backend.stats(summariser(GAMES), KINDS) as stats:
             board = await stats.leaderboard(1, "thenumber", "wins", 0, clock.now() + 1)
             assert board.players == 2
             rows = await stats.all_results()
-            assert {str(r.seat): r.final_score for r in rows} == state.final_scores()
+            assert {r.user_id: r.final_score for r in rows} == scores
 
 
 # Through Discord: /thenumber sees The Number only; a Numeri and a Binomial group see theirs ----------------

@@ -10,13 +10,14 @@ from bot.games.thenumber import rules
 from bot.games.thenumber.game import GAME
 from bot.games.thenumber.replay import replay_text, result_json
 from bot.i18n import catalog, placeholders
-from bot.services.thenumber import TheNumberService, rebuild, unique_names
 from cogs.thenumber.chart import PNG_SIGNATURE, running_totals, score_race_png
+from cogs.thenumber.records import rebuild, unique_names
 from cogs.thenumber.stats_presenter import export_bytes, number_figures
 from storage.base import GameStore
 from storage.stats import PlayerGame
 from tests.backends import Backend
 from tests.conftest import FakeClock
+from tests.play_helpers import number_service
 
 
 def test_periods_start_on_monday_and_on_the_first_of_the_month_utc() -> None:
@@ -76,22 +77,25 @@ def test_chart_is_a_png_and_its_lines_end_on_the_final_scores() -> None:
 
 
 async def test_export_replays_a_game_with_twin_names_and_a_player_who_left(store: GameStore) -> None:
-    service = TheNumberService(store, FakeClock())
+    service = number_service(store, FakeClock())
     record = await service.open_lobby(1, 7, 11, "Alex", {"turn_seconds": 60})
     await service.join(record.id, 12, "Alex")
     await service.join(record.id, 13, "Sam")
-    table = await service.start(record.id, 11)
+    table = (await service.start(record.id, 11)).table
     rng = random.Random(9)
-    while not table.state.finished:
-        if table.record.phase == 3:
-            table = await service.remove(record.id, 13, 13, kicked=False)  # Sam leaves after three turns
+    while table.running:
+        if table.step == 3 and table.record.seat_of(13) is not None:
+            table = (await service.remove(record.id, 13, 13, kicked=False)).table  # Sam leaves after three turns
+        reports, state = [], table.state  # the turn's state: the last number moves the table on
         for seat in table.record.seated:
-            free = sorted(table.state.available(str(seat.seat)))
+            free = sorted(state.available(str(seat.seat)))
             if free:
-                await service.choose(record.id, seat.user_id or 0, "".join(str(rng.choice(free)) for _ in range(3)))
-        report = await service.resolve(record.id, table.record.phase, force=True)
-        assert report is not None
-        table = report.table
+                number = "".join(str(rng.choice(free)) for _ in range(3))
+                reports += (await service.act(record.id, seat.user_id or 0, text=number)).reports
+        if not reports:
+            reports = await service.expire(record.id, table.step)
+        assert reports
+        table = await service.table(record.id)
     stored = await store.load_game(record.id)
     data = export_bytes(stored)
     names = unique_names(stored.seats)
@@ -107,18 +111,18 @@ async def test_export_replays_a_game_with_twin_names_and_a_player_who_left(store
 
 async def test_results_cache_fills_on_read_and_rebuilds_identically(store: GameStore, backend: Backend) -> None:
     clock = FakeClock()
-    service = TheNumberService(store, clock)
+    service = number_service(store, clock)
     ids = []
     for n, seats in enumerate((2, 3, 5)):
         record = await service.open_lobby(1, 100 + n, 1, "u1", {})
         for user in range(2, seats + 1):
             await service.join(record.id, user, f"u{user}")
         await service.start(record.id, 1)
-        for numbers in play(seats, n):
+        revealed = 0
+        for numbers in play(seats, n):  # the last number of each turn reveals it
             for key, number in numbers.items():
-                await service.choose(record.id, int(key) + 1, number)
-            table = await service.table(record.id)
-            assert await service.resolve(record.id, table.record.phase) is not None
+                revealed += len((await service.act(record.id, int(key) + 1, text=number)).reports)
+        assert revealed == rules.TOTAL_TURNS and not (await service.table(record.id)).running
         clock.advance(600)
         ids.append(record.id)
     async with backend.stats(summariser(GAMES), [g.key for g in GAMES]) as stats:
@@ -139,9 +143,7 @@ async def test_results_cache_fills_on_read_and_rebuilds_identically(store: GameS
         await service.start(record.id, 1)
         for numbers in play(2, 42):
             for key, number in numbers.items():
-                await service.choose(record.id, int(key) + 1, number)
-            table = await service.table(record.id)
-            await service.resolve(record.id, table.record.phase)
+                await service.act(record.id, int(key) + 1, text=number)
         games = await stats.player_games(1, rules.GAME_KEY, 2)
         assert [g.game_id for g in games] == [*ids, record.id]
 

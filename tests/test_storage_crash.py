@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import cast
 
 from bot.games.thenumber.replay import replay_text
-from bot.services.thenumber import TheNumberService, rebuild
+from cogs.thenumber.records import rebuild, replay_script
 from storage.backend import make_store
 from storage.pg_connection import is_postgres_url
 from tests.backends import AnyStore, Backend
@@ -68,7 +68,7 @@ async def final_result(db: Path | str) -> dict:
     async with opened(db) as store:
         record = await store.load_game(int(await store.get_meta("crash-test-game") or 0))
         assert record.status == "finished"
-        return replay_text(json.dumps(TheNumberService.replay_script(record)))
+        return replay_text(json.dumps(replay_script(record)))
 
 
 async def test_sigkill_right_after_an_acknowledgement_loses_nothing(backend: Backend) -> None:
@@ -99,5 +99,5 @@ async def test_killed_at_random_moments_the_game_finishes_as_if_never_killed(tmp
     assert result == expected
     async with opened(crashed) as store:
         record = await store.load_game(int(await store.get_meta("crash-test-game") or 0))
-        script = TheNumberService.replay_script(record)
+        script = replay_script(record)
     assert result == score_game(script["players"], script["rounds"])

@@ -6,14 +6,15 @@ import random
 
 import pytest
 
-from bot.core.errors import AlreadySeated, NotHost
+from bot.core.errors import AlreadySeated, NotHost, TurnOver
+from bot.core.service import GameService
 from bot.games.thenumber.engine import new_game, play_turn
 from bot.games.thenumber.replay import replay_text
-from bot.services.thenumber import TheNumberService, rebuild, seat_key
+from cogs.thenumber.records import rebuild, replay_script, seat_key
 from storage.base import AlreadyPlaying, ChannelBusy, GameFull, GameStore, StalePhase
 from tests.backends import Backend
 from tests.conftest import FakeClock
-from tests.play_helpers import legal_number, open_running_game
+from tests.play_helpers import legal_number, number_service, open_running_game
 from tests.reference_scorer import score_game
 
 
@@ -21,22 +22,24 @@ async def test_whole_game_round_trip_rebuilds_the_engine_state(backend: Backend,
     rng = random.Random(5)
     users = [11, 12, 13, 14]
     async with backend.store() as store:
-        service = TheNumberService(store, clock)
+        service = number_service(store, clock)
         record = await open_running_game(service, 100, users)
         engine_state = new_game([seat_key(i) for i in range(len(users))])
         for _ in range(10):
             table = await service.table(record.id)
             numbers = {}
+            reports = []
             for i, uid in enumerate(users):
                 if rng.random() < 0.1 or table.state.is_exhausted(seat_key(i)):
                     continue  # this player misses the turn
                 numbers[seat_key(i)] = legal_number(table.state, i, rng)
-                await service.choose(record.id, uid, numbers[seat_key(i)])
-            clock.advance(61)
-            report = await service.expire(record.id, table.record.phase)
-            assert report is not None
+                reports += (await service.act(record.id, uid, text=numbers[seat_key(i)])).reports
+            if not reports:  # someone missed it: the timer reveals the turn
+                clock.advance(61)
+                reports = await service.expire(record.id, table.record.phase)
+            assert len(reports) == 1
             engine_state, outcome = play_turn(engine_state, numbers)
-            assert report.outcome == outcome
+            assert reports[0].event == outcome
         assert engine_state.finished
 
     async with backend.store() as store:  # a new process, say
@@ -45,7 +48,7 @@ async def test_whole_game_round_trip_rebuilds_the_engine_state(backend: Backend,
         rebuilt = rebuild(loaded)
         assert rebuilt.final_scores() == engine_state.final_scores()
         assert rebuilt.history == engine_state.history
-        script = TheNumberService.replay_script(loaded)
+        script = replay_script(loaded)
         result = replay_text(json.dumps(script))
         assert result == score_game(script["players"], script["rounds"])
         assert list(result["final"].values()) == [engine_state.final_scores()[seat_key(i)] for i in range(4)]
@@ -53,44 +56,46 @@ async def test_whole_game_round_trip_rebuilds_the_engine_state(backend: Backend,
 
 async def test_a_restarted_service_keeps_acknowledged_choices(backend: Backend, clock: FakeClock) -> None:
     async with backend.store() as store:
-        service = TheNumberService(store, clock)
+        service = number_service(store, clock)
         record = await open_running_game(service, 100, [1, 2, 3])
-        await service.choose(record.id, 1, "513")
-        await service.choose(record.id, 2, "７８０")  # normalised before it is stored
+        await service.act(record.id, 1, text="513")
+        await service.act(record.id, 2, text="７８０")  # normalised before it is stored
     async with backend.store() as store:
-        service = TheNumberService(store, clock)
+        service = number_service(store, clock)
         open_games = await service.load_open_games()
         assert [g.id for g in open_games] == [record.id]
         table = await service.table(record.id)
-        assert dict(table.state.pending) == {"0": "513", "1": "780"}
-        assert [s.user_id for s in table.awaiting()] == [3]
-        ack = await service.choose(record.id, 3, "999")
-        assert ack.complete
-        report = await service.resolve(record.id, 0)
-        assert report is not None and report.outcome.results["0"].points == 5
+        assert table.drafts == {0: {"number": "513"}, 1: {"number": "780"}}
+        assert [table.seat(s).user_id for s in table.awaited()] == [3]
+        done = await service.act(record.id, 3, text="999")  # the last number: the turn is revealed
+        assert [r.step for r in done.reports] == [0] and done.reports[0].event.results["0"].points == 5
 
 
 async def test_two_coroutines_racing_resolve_a_turn_once(store: GameStore, clock: FakeClock) -> None:
-    service = TheNumberService(store, clock)
+    service = number_service(store, clock)
     record = await open_running_game(service, 100, [1, 2])
-    await service.choose(record.id, 1, "123")
-    await service.choose(record.id, 2, "456")
-    reports = await asyncio.gather(service.resolve(record.id, 0), service.expire(record.id, 0),
-                                   service.resolve(record.id, 0))
-    assert sum(r is not None for r in reports) == 1
+    await service.act(record.id, 1, text="123")
+    outcomes = await asyncio.gather(service.act(record.id, 2, text="456"), service.expire(record.id, 0),
+                                    service.expire(record.id, 0), return_exceptions=True)
+    reports = [o.reports if hasattr(o, "reports") else o for o in outcomes]
+    assert sum(len(r) for r in reports if isinstance(r, list)) == 1
     loaded = await store.load_game(record.id)
     assert loaded.phase == 1 and sum(a.kind == "resolve" for a in loaded.actions) == 1
 
 
 async def test_two_processes_racing_resolve_a_turn_once(backend: Backend, clock: FakeClock) -> None:
     async with backend.store() as first, backend.store() as second:
-        a, b = TheNumberService(first, clock), TheNumberService(second, clock)
-        record = await open_running_game(a, 100, [1, 2])
-        await a.choose(record.id, 1, "123")
-        await b.choose(record.id, 2, "456")  # b's cache is fresh from the database
+        a, b = number_service(first, clock), number_service(second, clock)
+        record = await open_running_game(a, 100, [1, 2, 3])
+        await a.act(record.id, 1, text="123")
+        await b.act(record.id, 2, text="456")  # b's cache is fresh from the database
         await a.table(record.id)  # a still has the old phase and only 1 choice in its cache
-        results = await asyncio.gather(a.expire(record.id, 0), b.resolve(record.id, 0))
-        assert sum(r is not None for r in results) == 1
+        expired, acted = await asyncio.gather(a.expire(record.id, 0), b.act(record.id, 3, text="789"),
+                                              return_exceptions=True)
+        # whichever came second finds the turn over: the timer reveals nothing, or the number is refused
+        assert isinstance(expired, list)
+        assert len(expired) + (len(acted.reports) if not isinstance(acted, BaseException) else 0) == 1
+        assert isinstance(acted, TurnOver) or not expired
         # the database guard itself: a direct second resolution is refused
         assert not await first.resolve_phase(record.id, 0, {"numbers": {}}, None, False, clock.now())
         loaded = await first.load_game(record.id)
@@ -98,7 +103,7 @@ async def test_two_processes_racing_resolve_a_turn_once(backend: Backend, clock:
 
 
 async def test_fifty_games_of_five_with_concurrent_choices(store: GameStore, clock: FakeClock) -> None:
-    service = TheNumberService(store, clock)
+    service = number_service(store, clock)
     rng = random.Random(50)
     games = []
     for g in range(50):
@@ -109,9 +114,8 @@ async def test_fifty_games_of_five_with_concurrent_choices(store: GameStore, clo
 
     async def choose_then_maybe_reveal(game_id: int, uid: int, number: str) -> None:
         await asyncio.sleep(rng.random() / 1000)
-        ack = await service.choose(game_id, uid, number)
-        if ack.complete and await service.resolve(game_id, ack.table.record.phase):
-            reveals[game_id] += 1
+        done = await service.act(game_id, uid, text=number)
+        reveals[game_id] += len(done.reports)
 
     for _ in range(10):
         jobs, turn_numbers = [], {}
@@ -135,13 +139,12 @@ async def test_fifty_games_of_five_with_concurrent_choices(store: GameStore, clo
         assert rebuild(loaded).final_scores() == engines[record.id].final_scores()
 
 
-async def _expire_and_count(service: TheNumberService, game_id: int, phase: int, reveals: dict[int, int]) -> None:
-    if await service.expire(game_id, phase):
-        reveals[game_id] += 1
+async def _expire_and_count(service: GameService, game_id: int, phase: int, reveals: dict[int, int]) -> None:
+    reveals[game_id] += len(await service.expire(game_id, phase))
 
 
 async def test_lobby_rules_are_kept_by_the_store(store: GameStore, clock: FakeClock) -> None:
-    service = TheNumberService(store, clock)
+    service = number_service(store, clock)
     record = await service.open_lobby(1, 100, 1, "ana", {})
     with pytest.raises(ChannelBusy):
         await service.open_lobby(1, 100, 9, "zed", {})
@@ -156,7 +159,7 @@ async def test_lobby_rules_are_kept_by_the_store(store: GameStore, clock: FakeCl
         await service.join(record.id, 6, "six")
     with pytest.raises(NotHost):
         await service.start(record.id, 2)
-    table = await service.start(record.id, 1)
+    table = (await service.start(record.id, 1)).table
     with pytest.raises(StalePhase):
         await store.record_choice(record.id, 3, 0, {"number": "123"}, clock.now())
     assert table.record.deadline == clock.now() + 60 * 2  # the default turn timer

@@ -14,13 +14,14 @@ from bot.core.stats import summariser
 from bot.games import GAMES
 from bot.games.thenumber import rules
 from bot.games.thenumber.check import Status
-from bot.games.thenumber.engine import GameState, choose, new_game, play_turn
+from bot.games.thenumber.engine import GameState, new_game, play_turn
 from bot.games.thenumber.replay import script_json
-from bot.services.thenumber import TheNumberService, rebuild
+from cogs.thenumber.records import rebuild, replay_script
 from storage.migrations import load_migrations
 from storage.sqlite import SQLiteStore
 from storage.stats import SQLiteStats
 from tests.conftest import FakeClock
+from tests.play_helpers import number_service
 
 GUILD = 1
 KIND = rules.GAME_KEY
@@ -115,7 +116,7 @@ async def test_a_database_of_schema_0003_upgrades_in_place_and_its_games_go_on(d
     old = await build_old_database(db_path, clock)
     async with SQLiteStore(db_path) as store:
         assert await store.schema_version() == len(load_migrations())
-        service = TheNumberService(store, clock)
+        service = number_service(store, clock)
         # Finished games: the same final state, scores, winners and table script as the old numbers give.
         for game_id, (seats, turns) in old["finished"].items():
             record = await store.load_game(game_id)
@@ -124,17 +125,18 @@ async def test_a_database_of_schema_0003_upgrades_in_place_and_its_games_go_on(d
                                  "timed_out": []} for t in turns]
             assert rebuild(record) == fold_numbers(seats, turns)
             names = [s.name for s in record.seats]
-            assert service.replay_script(record) == script_json(
+            assert replay_script(record) == script_json(
                 names, [{names[int(k)]: n for k, n in t.items()} for t in turns])
         # The running game continues: its revealed turns and the pending choice are there, and it plays on.
         game_id, turns, after = old["running"]
         table = await service.table(game_id)
-        expected = choose(fold_numbers(3, turns), "2", after["2"])
-        assert table.state == expected and table.record.phase == len(turns)
+        assert table.state == fold_numbers(3, turns) and table.record.phase == len(turns)
+        assert table.drafts == {2: {"number": after["2"]}}
+        reports = []
         for key in ("0", "1"):
-            await service.choose(game_id, 104 * 10 + int(key), after[key])
-        report = await service.resolve(game_id, len(turns))
-        assert report is not None and report.outcome == play_turn(fold_numbers(3, turns), after)[1]
+            reports += (await service.act(game_id, 104 * 10 + int(key), text=after[key])).reports
+        assert [r.step for r in reports] == [len(turns)]
+        assert reports[0].event == play_turn(fold_numbers(3, turns), after)[1]
         # Statistics: every finished game, with the engine's scores; the cancelled and running games in none.
         async with SQLiteStats(db_path, summariser(GAMES), [g.key for g in GAMES]) as stats:
             page = await stats.leaderboard(GUILD, KIND, "wins", 0, clock.now() + 1)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from discord import app_commands
 
-from bot.client import table_games
+from bot.games import GAMES
 from cogs.table.presenter import Presenter
 
 METHODS = [name for name, value in vars(Presenter).items() if inspect.isfunction(value) and not name.startswith("_")]
@@ -32,11 +32,14 @@ class StubBot:
     def get_cog(self, name: str) -> Any:
         return self.cogs.get(name)
 
+    def add_dynamic_items(self, *items: Any) -> None:  # a package's buttons of old messages
+        pass
+
     def get_command(self, name: str) -> app_commands.Group:
         return app_commands.Group(name=name, description="-")
 
 
-@pytest.mark.parametrize("key", [g.key for g in table_games()])
+@pytest.mark.parametrize("key", [g.key for g in GAMES])
 async def test_the_game_package_registers_a_full_presenter(key: str) -> None:
     bot = StubBot()
     await importlib.import_module(f"cogs.{key}").setup(bot)

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot.games.thenumber.errors import MalformedNumber, UnavailableDigit, example_number
-from bot.games.thenumber.messages import refusal
 from bot.games.thenumber.numbers import ALL_DIGITS, digits_of
 from bot.games.thenumber.replay import replay_text
+from bot.i18n.thenumber import refusal
 from bot.terminal.arena import run_arena
 from bot.terminal.play import play_game
 

@@ -13,8 +13,8 @@ from bot.games.thenumber.check import Status
 from bot.games.thenumber.engine import PublicView, choose, public_view
 from bot.games.thenumber.errors import GameOver, MalformedNumber, NotSeated, SitsOut, UnavailableDigit
 from bot.games.thenumber.game import GAME, TURN_SECONDS, SeatView, stored_step
-from bot.games.thenumber.messages import refusal
 from bot.games.thenumber.replay import replay
+from bot.i18n.thenumber import refusal
 from bot.settings import Settings
 
 

@@ -18,55 +18,57 @@ class GameError(Exception):
 
 
 class NoGameHere(GameError):
-    def __init__(self) -> None:
-        super().__init__("error.no_game_here")
+    """No table of this game here; ``start`` names the command that opens one (``/thenumber start``)."""
+
+    def __init__(self, start: str = "`/<game> start`") -> None:
+        super().__init__("core.error.no_game_here", start=start)
 
 
 class NotInGame(GameError):
     def __init__(self) -> None:
-        super().__init__("error.not_in_game")
+        super().__init__("core.error.not_in_game")
 
 
 class NotHost(GameError):
     """Only the host may do ``action`` (start, cancel, add_ai, kick)."""
 
     def __init__(self, action: str) -> None:
-        super().__init__(f"error.not_host.{action}")
+        super().__init__(f"core.error.not_host.{action}")
 
 
 class NotRunning(GameError):
     KEYS: ClassVar[dict[str, str]] = {
-        "lobby": "error.not_started", "finished": "error.over", "cancelled": "error.cancelled"}
+        "lobby": "core.error.not_started", "finished": "core.error.over", "cancelled": "core.error.cancelled"}
 
     def __init__(self, status: str) -> None:
-        super().__init__(self.KEYS.get(status, "error.not_running"))
+        super().__init__(self.KEYS.get(status, "core.error.not_running"))
 
 
 class NotEnoughPlayers(GameError):
     def __init__(self, needed: int) -> None:
-        super().__init__("error.not_enough", count=needed)
+        super().__init__("core.error.not_enough", count=needed)
 
 
 class AlreadySeated(GameError):
     def __init__(self) -> None:
-        super().__init__("error.already_seated")
+        super().__init__("core.error.already_seated")
 
 
 class AlreadyStarted(GameError):
     def __init__(self) -> None:
-        super().__init__("error.already_started")
+        super().__init__("core.error.already_started")
 
 
 class UnknownLevel(GameError):
     def __init__(self, levels: tuple[str, ...]) -> None:
-        super().__init__("error.ai_level", levels=", ".join(levels))
+        super().__init__("core.error.ai_level", levels=", ".join(levels))
 
 
 class NotYourTurn(GameError):
     """The current step does not ask this seat (another seat's move, or it sits this step out)."""
 
     def __init__(self) -> None:
-        super().__init__("error.not_your_turn")
+        super().__init__("core.error.not_your_turn")
 
 
 class TurnOver(GameError):
@@ -74,29 +76,21 @@ class TurnOver(GameError):
 
     def __init__(self, step: int, table: Any = None) -> None:
         self.step, self.table = step, table
-        super().__init__("error.turn_over")
+        super().__init__("core.error.turn_over")
 
 
 class NotFinished(GameError):
     def __init__(self) -> None:
-        super().__init__("error.not_finished")
+        super().__init__("core.error.not_finished")
 
 
 class BadOption(GameError):
     """A table option out of what the game declares (``allowed`` is written with digits and names only)."""
 
     def __init__(self, name: str, allowed: str) -> None:
-        super().__init__("error.bad_option", name=name, allowed=allowed)
+        super().__init__("core.error.bad_option", name=name, allowed=allowed)
 
 
 class OptionNeedsSeats(GameError):
     def __init__(self, name: str, low: int, high: int) -> None:
-        super().__init__("error.option_seats", name=name, low=low, high=high)
-
-
-class TurnRevealed(GameError):
-    """A choice made for a turn that has been revealed since; ``round``/``turn`` is the turn now open."""
-
-    def __init__(self, round_no: int, turn: int) -> None:
-        self.round, self.turn = round_no, turn
-        super().__init__("error.turn_over_now", round=round_no, turn=turn)
+        super().__init__("core.error.option_seats", name=name, low=low, high=high)

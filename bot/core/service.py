@@ -10,10 +10,11 @@ sealed step) makes each step resolve exactly once, with every acknowledged draft
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from random import Random
 from typing import Any
@@ -24,13 +25,16 @@ from .clock import Clock
 from .errors import NotEnoughPlayers, NotFinished, NotHost, NotInGame, NotRunning, NotYourTurn, TurnOver
 from .fold import envelope, step_from_json, step_rng, step_to_json
 from .game import Action, Game, Prompt, RuleError, Seat, Step
-from .lobby import GameSpec, LobbyService
+from .lobby import GameSpec, LobbyService, successor
 from .options import check_seats, checked_options
-from .table import Table, fold, seed_of, stored_steps
+from .table import Table, by_position, fold, seed_of, stored_steps
 
 log = logging.getLogger(__name__)
 
 MIN_SEATS_TO_GO_ON = 2
+# The end_reason of a game stopped because fewer than two players (or only AI players) are left: it counts in
+# no statistic, and the front end says so.
+ABANDONED = "abandoned: fewer than two players left"
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,9 +150,51 @@ class GameService(LobbyService):
         self._drop(game_id)
         super().forget(game_id)
 
-    async def load_open_games(self) -> list[GameRecord]:
-        """Every lobby and running game of this service's games, as their own rows (for timers at a restart)."""
-        return [record for kind in self.games for record in await self.store.open_games(kind, details=False)]
+    async def load_open_games(self, *, warm: bool = False) -> list[GameRecord]:
+        """Every lobby and running game of this service's games, as their own rows (for timers at a restart).
+
+        A deadline further ahead than a whole step (the clock was set back while the bot was down) is brought
+        back to now + the step's length. ``warm`` folds every running game into the cache now instead (to
+        measure memory per loaded game); otherwise each is folded the first time someone acts in it.
+        """
+        if warm:
+            return await self._warm()
+        return [await self._capped(record) for kind in self.games
+                for record in await self.store.open_games(kind, details=False)]
+
+    async def _warm(self) -> list[GameRecord]:
+        # Thousands of games allocate millions of small objects and no garbage cycles: the cyclic collector
+        # would only walk the growing heap again and again. Reference counting still frees.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            records = [r for kind in self.games for r in await self.store.open_games(kind)]
+            for record in records:
+                if record.status == "running":
+                    self._accept(Table.load(self.game_of(record.kind), record))
+        finally:
+            if collecting:
+                gc.enable()
+        return records
+
+    async def _capped(self, record: GameRecord) -> GameRecord:
+        if record.status != "running" or record.deadline is None:
+            return record
+        latest = self.clock.now() + self.turn_seconds(record)
+        if record.deadline <= latest:
+            return record
+        await self.store.set_deadline(record.id, record.phase, latest, self.clock.now())
+        self._tables.pop(record.id, None)  # folded again from the store, with the new deadline, on first use
+        return replace(record, deadline=latest)
+
+    async def open_games_of_guild(self, guild_id: int) -> list[GameRecord]:
+        """The lobbies and running games of one server, with their seats (to tell the players)."""
+        heads = [r for kind in self.games for r in await self.store.open_games(kind, details=False)]
+        return [await self.store.load_game(r.id) for r in heads if r.guild_id == guild_id]
+
+    async def unannounced_finished_games(self) -> list[GameRecord]:
+        """Finished games of this service's kinds whose end the channel was never told (a crash in between)."""
+        return [r for kind in self.games for r in await self.store.unannounced_finished_games(kind)]
 
     # Lobby and start ----------------------------------------------------------------------------
     async def open_lobby(self, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
@@ -210,7 +256,7 @@ class GameService(LobbyService):
                 table, reports = await self._settle(game_id, table)
                 return Outcome(table, Ack(seat, move, False, n), [report, *reports])
             try:
-                await self.store.record_choice(game_id, n, seat, move, self.clock.now())
+                await self.store.record_choice(game_id, n, table.stored(seat), move, self.clock.now())
             except (StalePhase, WrongStatus):
                 self._drop(game_id)
                 raise await self._turn_over(game_id) from None
@@ -264,12 +310,14 @@ class GameService(LobbyService):
             if seated is None:
                 raise NotInGame()
             now = self.clock.now()
-            await self.store.unseat_player(game_id, seated.seat, "kicked" if kicked else "left", now)
+            # the host's role passes to the next person seated after them (AI players never host)
+            await self.store.unseat_player(game_id, table.stored(seated.seat), "kicked" if kicked else "left", now,
+                                           new_host_id=successor(table.record, target_user))
             self._drop(game_id)
             table = await self.table(game_id)
             left = table.record.seated
             if len(left) < MIN_SEATS_TO_GO_ON or all(s.is_ai for s in left):
-                await self.store.end_game(game_id, "cancelled", "abandoned", now)
+                await self.store.end_game(game_id, "cancelled", ABANDONED, now)
                 self._drop(game_id)
                 return Outcome(await self.table(game_id), None, [])
             table, reports = await self._settle(game_id, table)
@@ -290,7 +338,7 @@ class GameService(LobbyService):
     def report_for(self, record: GameRecord, step: int) -> StepReport:
         """The report of a step already committed (to announce it after a restart), from the one fold."""
         game = self.game_of(record.kind)
-        payload = stored_steps(record)[step]
+        payload = stored_steps(by_position(record))[step]
         before, _ = fold(game, record, upto=step)
         after, event = game.apply(before, step_from_json(payload["step"]))
         return StepReport(record.id, record.kind, step, payload["reason"], frozenset(payload.get("timed_out", ())),
@@ -302,7 +350,7 @@ class GameService(LobbyService):
             raise NotFinished()
         self.game_of(record.kind)  # refuse a kind this service does not run
         return envelope(record.kind, [s.name for s in record.seats], record.options, seed_of(record),
-                        [p["step"] for p in stored_steps(record)])
+                        [p["step"] for p in stored_steps(by_position(record))])
 
     # The update sequence ------------------------------------------------------------------------
     async def _commit(self, table: Table, step: Step, reason: str,
@@ -314,7 +362,8 @@ class GameService(LobbyService):
         now = self.clock.now()
         deadline = None if finished else now + self.turn_seconds(table.record)
         payload = {"step": step_to_json(step), "reason": reason, "timed_out": sorted(timed_out)}
-        if not await self.store.resolve_phase(table.id, n, payload, deadline, finished, now, choices=table.choices):
+        if not await self.store.resolve_phase(table.id, n, table.stored_payload(payload), deadline, finished, now,
+                                              choices=table.choices):
             log.info("game %s: step %s was resolved elsewhere or has drafts not seen here; reloading", table.id, n)
             self._drop(table.id)
             return None
@@ -362,13 +411,13 @@ class GameService(LobbyService):
             if prompt.seats - robots:
                 return None
             seat = min(prompt.seats)
-            move = self._ai_move(table, seat)
+            move = await self._ai_move(table, seat)
             return ({seat: move} if move is not None else dict(game.timeout(state, frozenset({seat})))), "ai"
         for seat in sorted(robots - table.drafts.keys()):
-            move = self._ai_move(table, seat)
+            move = await self._ai_move(table, seat)
             if move is None:
                 continue  # left to the deadline's default
-            await self.store.record_choice(table.id, n, seat, move, self.clock.now())
+            await self.store.record_choice(table.id, n, table.stored(seat), move, self.clock.now())
             table.drafts[seat] = move
             table.choices += 1
         if prompt.seats - table.drafts.keys():
@@ -376,12 +425,15 @@ class GameService(LobbyService):
         drafts = {seat: table.drafts[seat] for seat in sorted(prompt.seats)}
         return {**game.timeout(state, absent), **drafts}, "all-chosen"
 
-    def _ai_move(self, table: Table, seat: Seat) -> dict[str, Any] | None:
+    async def _ai_move(self, table: Table, seat: Seat) -> dict[str, Any] | None:
         game, state = table.game, table.state
         level = table.seat(seat).ai_level or ""
+        view, rng = game.view(state, seat), self._rng(table, table.step, seat)
         try:
-            return dict(game.check(state, seat, game.ai(game.view(state, seat), seat, level,
-                                                         self._rng(table, table.step, seat))))
+            # In a worker thread: a strong AI thinks for a while, and the event loop (every other table, every
+            # interaction's 3 s) must not wait for it. The view and the generator are this call's own.
+            proposed = await asyncio.to_thread(game.ai, view, seat, level, rng)
+            return dict(game.check(state, seat, proposed))
         except RuleError as error:  # the key only: the refused value may be the seat's secret
             log.warning("game %s: AI seat %s proposed an action the rules refuse (%s)", table.id, seat, error.key)
             return None

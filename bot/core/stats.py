@@ -13,15 +13,15 @@ import json
 import logging
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from storage.base import ActionRecord, GameRecord
+from storage.base import GameRecord
 from storage.stats import PlayerGame, SeatResult, Summariser
 
 from .fold import EnvelopeError
 from .game import Game, RuleError
-from .table import fold
+from .table import by_position, fold
 
 log = logging.getLogger(__name__)
 
@@ -62,29 +62,6 @@ def summarise(game: Game[Any, Any, Any], record: GameRecord) -> list[SeatResult]
         rows.append(SeatResult(record.id, seat.seat, record.kind, record.guild_id, seat.user_id, finished_at,
                                int(result.scores[index]), index in result.winners, extra))
     return rows
-
-
-def by_position(record: GameRecord) -> GameRecord:
-    """``record`` with its seats numbered 0..n-1 in seat order, as the protocol numbers them.
-
-    A lobby frees the seat of whoever leaves it, so a game may have started with seats 0, 2 and 3: its
-    stored steps name those numbers, while the game's state knows seats 0, 1 and 2."""
-    numbers = [s.seat for s in record.seats]
-    if numbers == list(range(len(numbers))):
-        return record
-    position = {str(number): str(index) for index, number in enumerate(numbers)}
-    seat_index = {number: index for index, number in enumerate(numbers)}
-
-    def renumbered(action: ActionRecord) -> ActionRecord:
-        if action.kind != "resolve":
-            return action
-        payload: dict[str, Any] = dict(action.payload)
-        payload["step"] = {position.get(str(k), str(k)): a for k, a in action.payload["step"].items()}
-        payload["timed_out"] = [seat_index.get(s, s) for s in action.payload.get("timed_out", ())]
-        return replace(action, payload=payload)
-
-    return replace(record, seats=tuple(replace(s, seat=i) for i, s in enumerate(record.seats)),
-                   actions=tuple(renumbered(a) for a in record.actions))
 
 
 # Periods ----------------------------------------------------------------------------------------

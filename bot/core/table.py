@@ -11,12 +11,44 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from storage.base import GameRecord, SeatRecord
+from storage.base import ActionRecord, GameRecord, SeatRecord
 
 from .fold import fold as fold_steps
 from .game import Action, Game, Prompt, Seat
 
 AWAY_AFTER_MISSES = 2
+
+
+def by_position(record: GameRecord) -> GameRecord:
+    """``record`` with its seats numbered 0..n-1 in seat order, as the protocol numbers them.
+
+    A lobby freed the seat of whoever left it (before seats were renumbered on leaving), so a game may have
+    started with seats 0, 2 and 3: its stored rows name those numbers, while the game's state knows seats
+    0, 1 and 2. Steps, their timeouts and the drafts are renumbered too."""
+    numbers = [s.seat for s in record.seats]
+    if numbers == list(range(len(numbers))):
+        return record
+    position = {str(number): str(index) for index, number in enumerate(numbers)}
+    seat_index = {number: index for index, number in enumerate(numbers)}
+
+    def renumbered(action: ActionRecord) -> ActionRecord:
+        if action.seat is not None:
+            action = replace(action, seat=seat_index.get(action.seat, action.seat))
+        if action.kind != "resolve":
+            return action
+        payload: dict[str, Any] = dict(action.payload)
+        payload["step"] = {position.get(str(k), str(k)): a for k, a in action.payload["step"].items()}
+        payload["timed_out"] = [seat_index.get(s, s) for s in action.payload.get("timed_out", ())]
+        return replace(action, payload=payload)
+
+    return replace(record, seats=tuple(replace(s, seat=i) for i, s in enumerate(record.seats)),
+                   actions=tuple(renumbered(a) for a in record.actions))
+
+
+def stored_numbers(record: GameRecord) -> dict[Seat, int]:
+    """Seat position -> the seat number the store knows it by (empty when they are the same)."""
+    numbers = [s.seat for s in record.seats]
+    return {} if numbers == list(range(len(numbers))) else dict(enumerate(numbers))
 
 
 def stored_steps(record: GameRecord) -> list[Mapping[str, Any]]:
@@ -32,6 +64,7 @@ def seed_of(record: GameRecord) -> int:
 
 def fold(game: Game[Any, Any, Any], record: GameRecord, upto: int | None = None) -> tuple[Any, list[Any]]:
     """The state after the first ``upto`` stored steps (all by default) and the event of each of them."""
+    record = by_position(record)
     steps = [payload["step"] for payload in stored_steps(record)]
     return fold_steps(game, len(record.seats), record.options, seed_of(record), steps, upto)
 
@@ -60,15 +93,33 @@ class Table:
     steps: list[Mapping[str, Any]] = field(default_factory=list, repr=False)
     drafts: dict[Seat, Action] = field(default_factory=dict, repr=False)
     choices: int = 0
+    # Seat position -> stored seat number, for a game started with a gap in its seats (empty otherwise):
+    # ``record`` is numbered by position, the store's rows by number.
+    numbers: dict[Seat, int] = field(default_factory=dict, repr=False)
 
     @classmethod
     def load(cls, game: Game[Any, Any, Any], record: GameRecord) -> Table:
         """Fold a stored game (the one fold of a game's log the service uses)."""
         if record.status == "lobby":
             return cls(replace(record, actions=()), game, None, 0)
+        numbers = stored_numbers(record)
+        record = by_position(record)
         state, _ = fold(game, record)
         drafts, rows = stored_drafts(record) if record.status == "running" else ({}, 0)
-        return cls(replace(record, actions=()), game, state, seed_of(record), stored_steps(record), drafts, rows)
+        return cls(replace(record, actions=()), game, state, seed_of(record), stored_steps(record), drafts, rows,
+                   numbers)
+
+    def stored(self, seat: Seat) -> int:
+        """The seat number the store knows ``seat`` by."""
+        return self.numbers.get(seat, seat)
+
+    def stored_payload(self, payload: Mapping[str, Any]) -> dict[str, Any]:
+        """A step's payload with the store's seat numbers (the same payload unless the seats have a gap)."""
+        if not self.numbers:
+            return dict(payload)
+        return {**payload, "step": {k if k == "chance" else str(self.stored(int(k))): a
+                                    for k, a in payload["step"].items()},
+                "timed_out": [self.stored(s) for s in payload.get("timed_out", ())]}
 
     @property
     def id(self) -> int:

@@ -1,6 +1,6 @@
 """Messages in the player's language (English and French).
 
-Every sentence the bot shows is a key in a catalog, with named placeholders: ``t("ack.locked",
+Every sentence the bot shows is a key in a catalog, with named placeholders: ``t("thenumber.ack.locked",
 "fr", number="513", channel="<#1>")``. Catalogs live in ``bot/i18n/locales/<lang>/<area>.py`` as a
 ``MESSAGES`` dict; every area exists in every language, and a test fails when a key is missing from one
 of them. Pure: no Discord import, so the terminal game can use it too.

@@ -16,10 +16,10 @@ from bot.games.thenumber.ai import DEFAULT_LEVEL, decision_rng
 from bot.games.thenumber.engine import GameState, PublicView, TurnOutcome
 from bot.games.thenumber.errors import TheNumberError, format_digits
 from bot.games.thenumber.game import GAME, player, table_of
-from bot.games.thenumber.messages import refusal
 from bot.games.thenumber.numbers import ALL_DIGITS
 from bot.games.thenumber.replay import script_json
 from bot.games.thenumber.rules import BEST_SEATS, TURNS_PER_ROUND
+from bot.i18n.thenumber import refusal
 
 from . import seat_names
 from .render import (

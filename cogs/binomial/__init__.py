@@ -42,11 +42,11 @@ class BinomialCog(commands.Cog, name="Binomial"):
         self.bot = bot
         self.languages = Languages(bot.store)
 
-    @group.command(name=cmd("start", "cmd.start"), description=cmd("Open a table of Binomial in this channel",
+    @group.command(name=cmd("start", "commands.start"), description=cmd("Open a table of Binomial in this channel",
                                                                     "binomial.cmd.start.desc"))
-    @app_commands.rename(turn_seconds=cmd("turn_seconds", "cmd.opt.turn_seconds"),
-                         ai_players=cmd("ai_players", "cmd.opt.ai_players"),
-                         ai_level=cmd("ai_level", "cmd.opt.ai_level"),
+    @app_commands.rename(turn_seconds=cmd("turn_seconds", "commands.opt.turn_seconds"),
+                         ai_players=cmd("ai_players", "commands.opt.ai_players"),
+                         ai_level=cmd("ai_level", "commands.opt.ai_level"),
                          dark=cmd("dark", "binomial.cmd.opt.dark"),
                          reward_for_fighting=cmd("reward_for_fighting", "binomial.cmd.opt.reward"),
                          openness=cmd("openness", "binomial.cmd.opt.openness"),
@@ -55,7 +55,7 @@ class BinomialCog(commands.Cog, name="Binomial"):
     @app_commands.describe(turn_seconds=cmd("Seconds per roll and per declaration (15-3600, default 30)",
                                             "binomial.cmd.opt.turn_seconds.desc"),
                            ai_players=cmd("AI players to seat now (0-6)", "binomial.cmd.opt.ai_players.desc"),
-                           ai_level=cmd("How well the AI players play", "cmd.opt.ai_level.desc"),
+                           ai_level=cmd("How well the AI players play", "commands.opt.ai_level.desc"),
                            dark=cmd("Playing in the dark: everybody declares at once, secretly",
                                     "binomial.cmd.opt.dark.desc"),
                            reward_for_fighting=cmd("With 3 or more fighters the winner gets 1 more point",
@@ -76,7 +76,8 @@ class BinomialCog(commands.Cog, name="Binomial"):
         table = self.bot.get_cog("Table")
         await table.open_table(interaction, KEY, options, ai_players, ai_level)  # type: ignore[union-attr]
 
-    @group.command(name=cmd("rules", "cmd.rules"), description=cmd("How to play Binomial", "binomial.cmd.rules.desc"))
+    @group.command(name=cmd("rules", "commands.rules"), description=cmd("How to play Binomial",
+                                                                        "binomial.cmd.rules.desc"))
     async def rules_cmd(self, interaction: Interaction) -> None:
         lang = await self.languages.for_user(interaction)
         card = PRESENTER.rules(lang)

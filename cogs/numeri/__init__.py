@@ -36,14 +36,14 @@ class NumeriCog(commands.Cog, name="Numeri"):
         self.bot = bot
         self.languages = Languages(bot.store, cache_forced=False)  # set by another cog's command
 
-    @group.command(name=cmd("start", "cmd.start"), description=cmd("Open a table of Numeri in this channel",
+    @group.command(name=cmd("start", "commands.start"), description=cmd("Open a table of Numeri in this channel",
                                                                     "numeri.cmd.start.desc"))
-    @app_commands.rename(turn_seconds=cmd("turn_seconds", "cmd.opt.turn_seconds"),
-                         ai_players=cmd("ai_players", "cmd.opt.ai_players"),
-                         ai_level=cmd("ai_level", "cmd.opt.ai_level"))
-    @app_commands.describe(turn_seconds=cmd("Seconds per turn (15-3600)", "cmd.opt.turn_seconds.desc"),
+    @app_commands.rename(turn_seconds=cmd("turn_seconds", "commands.opt.turn_seconds"),
+                         ai_players=cmd("ai_players", "commands.opt.ai_players"),
+                         ai_level=cmd("ai_level", "commands.opt.ai_level"))
+    @app_commands.describe(turn_seconds=cmd("Seconds per turn (15-3600)", "commands.opt.turn_seconds.desc"),
                            ai_players=cmd("AI players to seat now (0-3)", "numeri.cmd.opt.ai_players.desc"),
-                           ai_level=cmd("How well the AI players play", "cmd.opt.ai_level.desc"))
+                           ai_level=cmd("How well the AI players play", "commands.opt.ai_level.desc"))
     @app_commands.guild_only()
     async def start(self, interaction: Interaction, turn_seconds: app_commands.Range[int, LOW, HIGH] | None = None,
                     ai_players: app_commands.Range[int, 0, MAX_SEATS - 1] = 0,
@@ -53,7 +53,7 @@ class NumeriCog(commands.Cog, name="Numeri"):
         await table.open_table(interaction, KEY, {"turn_seconds": seconds}, ai_players,  # type: ignore[union-attr]
                                ai_level)
 
-    @group.command(name=cmd("rules", "cmd.rules"), description=cmd("How to play Numeri", "numeri.cmd.rules.desc"))
+    @group.command(name=cmd("rules", "commands.rules"), description=cmd("How to play Numeri", "numeri.cmd.rules.desc"))
     async def rules_cmd(self, interaction: Interaction) -> None:
         lang = await self.languages.for_user(interaction)
         card = PRESENTER.rules(lang)

@@ -13,6 +13,9 @@ if TYPE_CHECKING:
 async def setup(bot: "NumberBot") -> None:
     from .cog import TableCog
     from .components import DYNAMIC_ITEMS
+    from .language import CatalogTranslator
 
+    # The commands' names and descriptions in every language (here, so nothing in bot/ imports a cog).
+    await bot.tree.set_translator(CatalogTranslator())
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     await bot.add_cog(TableCog(bot))

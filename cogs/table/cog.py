@@ -1,5 +1,5 @@
 """The shared front end of the games ``bot.tables`` runs: lobby buttons, inputs built from each step's prompt,
-the DM router, the shared subcommands, ``/score`` and ``/board``. Thin: check, call the service, let the
+the DM router (dms.py), the shared subcommands, ``/score`` and ``/board``. Thin: check, call the service, let the
 game's presenter say it, let :class:`Talk` post it. Every refusal is a private line."""
 
 from __future__ import annotations
@@ -9,24 +9,35 @@ import itertools
 import logging
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.errors import GameError, NoGameHere, NotRunning, NotYourTurn, TurnOver
+from bot.core.errors import (
+    GameError,
+    NoGameHere,
+    NotRunning,
+    NotYourTurn,
+    TurnOver,
+    UnknownLevel,
+)
 from bot.core.game import Action, RuleError
-from bot.core.service import GameService, Outcome
+from bot.core.service import ABANDONED, GameService, Outcome
 from bot.core.table import Table
+from bot.core.throttle import ReplyThrottle
 from bot.i18n import DEFAULT, t
 from cogs.seats import safe_name, seat_style
-from storage.base import AlreadyPlaying, ChannelBusy, GameFull, GameRecord, StalePhase, StoreError, WrongStatus
+from storage.base import GameRecord
 
 from .answers import Deferral, SlowAnswer, edit, reply, send, settled
 from .components import MODAL_ID, TEXT_FIELD_ID, TextModal, choices_view, lobby_view, pick_view
-from .language import Languages
-from .presenter import Presenter, Presenters
+from .dms import DirectMessages
+from .language import AUTO, Languages
+from .permissions import check_channel_permissions
+from .presenter import Card, Presenter, Presenters
+from .refusals import USER_ERRORS, Refused, explain, word
 from .talk import Talk, edit_fields, happened, seat_infos
 
 if TYPE_CHECKING:
@@ -37,47 +48,21 @@ Interaction = discord.Interaction[Any]
 AI_NAMES = ("Ada", "Blaise", "Carl", "Dora", "Emmy", "Fermat")
 RECENT_GAMES = 20  # /score after a game looks this far back for the channel's last finished game
 MODAL_CHECK_WITHIN = 1.5  # a modal cannot follow a deferral: past this, defer and say so
-
-
 def cmd(text: str, key: str) -> app_commands.locale_str:
     return app_commands.locale_str(text, key=key)
 
 
-class Refused(Exception):
-    """A request refused with a ready sentence (already in the user's language)."""
-
-
-def explain(error: Exception, lang: str, presenter: Presenter | None = None) -> str:
-    if isinstance(error, Refused):
-        return str(error)
-    if isinstance(error, TurnOver | StalePhase):
-        return t("core.error.turn_over", lang)
-    if isinstance(error, GameError):
-        return error.say(lang)
-    if isinstance(error, RuleError):
-        return presenter.refusal(error, lang) if presenter is not None else str(error)
-    if isinstance(error, ChannelBusy):
-        return t("error.channel_busy", lang)
-    if isinstance(error, AlreadyPlaying):
-        return t("error.already_playing", lang, channel=f"<#{error.channel_id}>")
-    if isinstance(error, GameFull):
-        return t("error.full", lang)
-    if isinstance(error, WrongStatus):
-        return NotRunning(error.status).say(lang)
-    return t("error.generic", lang)
-
-
-USER_ERRORS = (GameError, StoreError, RuleError, Refused)
-
-
-class TableCog(commands.Cog, name="Table"):
+class TableCog(DirectMessages, commands.Cog, name="Table"):
     def __init__(self, bot: NumberBot) -> None:
         self.bot = bot
         self.service: GameService = bot.tables
         self.presenters: Presenters = getattr(bot, "presenters", None) or Presenters()
         self.kinds = frozenset(self.service.games)
-        self.languages = Languages(bot.store, cache_forced=False)  # set by another cog's command
+        self.languages = Languages(bot.store)  # this cog's language command sets it
         self.talk = Talk(bot, self.service, self.presenters, self.languages)
+        self.throttle = ReplyThrottle(burst=bot.settings.dm_replies_per_window,
+                                      window=bot.settings.dm_reply_window_seconds)
+        self._flushing: dict[int, asyncio.Task[None]] = {}
         self._added: list[tuple[app_commands.Group, str]] = []
         self._fallback_score: app_commands.Command[Any, Any, Any] | None = None
 
@@ -91,6 +76,7 @@ class TableCog(commands.Cog, name="Table"):
             if not isinstance(group, app_commands.Group):
                 raise RuntimeError(f"no /{kind} group: load the game's package before cogs.table")
             for command in self._shared_commands():
+                command.extras["kind"] = kind  # /numeri join joins the Numeri table here, and no other
                 group.add_command(command)
                 self._added.append((group, command.name))
         # One /score for every game: a /score registered before (a game with its own cog) keeps serving its kinds.
@@ -99,8 +85,8 @@ class TableCog(commands.Cog, name="Table"):
             self._fallback_score = existing
             self.bot.tree.remove_command("score")
         self.bot.tree.add_command(app_commands.Command(
-            name=cmd("score", "cmd.score"), callback=self.score_cmd,
-            description=cmd("The scoreboard of the game here (or of your game)", "cmd.score.desc")))
+            name=cmd("score", "commands.score"), callback=self.score_cmd,
+            description=cmd("The scoreboard of the game here (or of your game)", "commands.score.desc")))
         self.bot.tree.add_command(app_commands.Command(
             name=cmd("board", "core.cmd.board"), callback=self.board_cmd,
             description=cmd("A player's board in the game here (or in your game)", "core.cmd.board.desc")))
@@ -128,23 +114,27 @@ class TableCog(commands.Cog, name="Table"):
 
     def _shared_commands(self) -> list[app_commands.Command[Any, Any, Any]]:
         def command(name: str, description: str, callback: Any) -> app_commands.Command[Any, Any, Any]:
-            return app_commands.Command(name=cmd(name, f"cmd.{name}"), callback=callback,
-                                        description=cmd(description, f"cmd.{name}.desc"))
+            return app_commands.Command(name=cmd(name, f"commands.{name}"), callback=callback,
+                                        description=cmd(description, f"commands.{name}.desc"))
 
         return [
             command("join", "Take a seat at the table in this channel", self.join_cmd),
             command("leave", "Leave the table in this channel (forfeits a running game)", self.leave_cmd),
             command("cancel", "Cancel the game in this channel (host or Manage Server)", self.cancel_cmd),
             command("kick", "Remove a player from the game in this channel (host only)", self.kick_cmd),
+            command("language", "The bot's language in this server (Manage Server)", self.language_cmd),
         ]
 
     @asynccontextmanager
     async def answering(self, interaction: Interaction, defer: Deferral | None = "ephemeral",
-                        presenter: Presenter | None = None) -> AsyncIterator[None]:
-        """Answer within Discord's 3 s whatever the database does, and turn a refusal into a private line."""
+                        presenter: Presenter | None = None, *, anywhere: bool = False) -> AsyncIterator[None]:
+        """Answer within Discord's 3 s whatever the database does, and turn a refusal into a private line.
+        Only ``anywhere`` requests (/score, /board) may come from outside a server."""
         self.languages.remember(interaction)
         guard = SlowAnswer(interaction, defer) if defer is not None else None
         try:
+            if interaction.guild_id is None and not anywhere:
+                raise GameError("core.error.guild_only")  # a forged request: Discord never offers it in DMs
             yield
         except USER_ERRORS as error:
             await reply(interaction, explain(error, await self._lang(interaction), presenter))
@@ -152,7 +142,7 @@ class TableCog(commands.Cog, name="Table"):
             raise
         except Exception:
             log.exception("unexpected error while handling an interaction")
-            await reply(interaction, t("error.generic", await self._lang(interaction)))
+            await reply(interaction, t("core.error.generic", await self._lang(interaction)))
         finally:
             if guard is not None:
                 guard.stop()
@@ -171,6 +161,9 @@ class TableCog(commands.Cog, name="Table"):
             game = self.service.game_of(kind)
             if not 0 <= ai_players <= game.seats.stop - 2:
                 raise Refused(t("core.error.ai_players", await self._lang(interaction), high=game.seats.stop - 2))
+            if game.ai_levels and ai_level not in game.ai_levels:
+                raise UnknownLevel(tuple(game.ai_levels))  # Discord checks the choices; a forged request does not
+            check_channel_permissions(interaction)
             lang = await self.languages.for_channel(interaction)
             record = await self.service.open_lobby(interaction.guild_id, interaction.channel_id or 0,
                                                    interaction.user.id, interaction.user.display_name,
@@ -184,11 +177,27 @@ class TableCog(commands.Cog, name="Table"):
                 if message_id:
                     await self.bot.store.set_message(record.id, "lobby", message_id)
             except BaseException:
+                # Nobody can see this lobby: close it rather than leave it blocking the channel.
                 await asyncio.shield(self.service.abandon(record.id, "the lobby could not be shown"))
                 raise
+            await self._explain_by_dm(interaction, record)
 
-    def lobby_embed(self, record: GameRecord, lang: str, headline: str | None = None) -> discord.Embed:
+    async def _explain_by_dm(self, interaction: Interaction, record: GameRecord) -> None:
+        """Tell a new player how to play by DM (a game whose presenter says it); a blocked DM is explained
+        privately, never an error."""
+        hook = getattr(self.presenters[record.kind], "join_dm", None)
+        if hook is None:
+            return
+        lang = await self.languages.for_user(interaction)
+        if not await self.talk.send_dm(interaction.user.id, hook(record.channel_id, lang)):
+            await reply(interaction, word(self.presenters[record.kind], "core.dm.blocked", lang))
+
+    def lobby_embed(self, record: GameRecord, lang: str, headline: str | None = None,
+                    passed: tuple[str, str] | None = None) -> discord.Embed:
         presenter = self.presenters[record.kind]
+        own = getattr(presenter, "lobby_embed", None)
+        if own is not None:
+            return own(record, lang, headline, passed)  # type: ignore[no-any-return]
         game = self.service.game_of(record.kind)
         embed = discord.Embed(title=t("core.lobby.title", lang, game=presenter.title(lang)),
                               description=headline or presenter.lobby(record.options, lang), colour=presenter.colour)
@@ -214,15 +223,19 @@ class TableCog(commands.Cog, name="Table"):
             if action == "join":
                 record = await self.service.join(game_id, interaction.user.id, interaction.user.display_name)
                 await self._show_lobby(interaction, record)
+                await self._explain_by_dm(interaction, record)
             elif action == "leave":
+                before = await self.bot.store.load_game(game_id)
                 record = await self.service.leave_lobby(game_id, interaction.user.id)
-                await self._show_lobby(interaction, record)
+                await self._show_lobby(interaction, record, _host_passed(before, record))
             elif action == "start":
+                check_channel_permissions(interaction)  # a game must not die at its first post
                 outcome = await self.service.start(game_id, interaction.user.id)
                 try:
-                    lang = await self.languages.for_game(outcome.table.record)
-                    await edit(interaction, embed=self.lobby_embed(outcome.table.record, lang,
-                                                                   t("core.lobby.started", lang)), view=None)
+                    record = outcome.table.record
+                    lang = await self.languages.for_game(record)
+                    started = word(self.presenters[record.kind], "core.lobby.started", lang)
+                    await edit(interaction, embed=self.lobby_embed(record, lang, started), view=None)
                 finally:  # the game runs: it gets its turn message and timers whatever happened above
                     await self.talk.announce(outcome.table, outcome.reports)
             elif action == "cancel":
@@ -235,19 +248,28 @@ class TableCog(commands.Cog, name="Table"):
                                                self._ai_name(record, len(record.seats)))
             await self._show_lobby(interaction, record)
 
-    async def _show_lobby(self, interaction: Interaction, record: GameRecord) -> None:
+    async def _show_lobby(self, interaction: Interaction, record: GameRecord,
+                          passed: tuple[str, str] | None = None) -> None:
         lang = await self.languages.for_game(record)
         if record.status == "cancelled":
-            await edit(interaction, embed=self.lobby_embed(record, lang, t("core.lobby.everyone_left", lang)),
-                       view=None)
+            left = word(self.presenters[record.kind], "core.lobby.everyone_left", lang)
+            await edit(interaction, embed=self.lobby_embed(record, lang, left), view=None)
             return
-        await edit(interaction, embed=self.lobby_embed(record, lang), view=self._lobby_view(record, lang))
+        await edit(interaction, embed=self.lobby_embed(record, lang, passed=passed),
+                   view=self._lobby_view(record, lang))
 
-    async def _refresh_lobby(self, record: GameRecord) -> None:
-        if record.lobby_message_id:
-            lang = await self.languages.for_game(record)
+    async def _refresh_lobby(self, record: GameRecord, passed: tuple[str, str] | None = None) -> None:
+        if not record.lobby_message_id:
+            return
+        lang = await self.languages.for_game(record)
+        if record.status == "cancelled":
+            left = word(self.presenters[record.kind], "core.lobby.everyone_left", lang)
             await self._edit_quietly(record.channel_id, record.lobby_message_id,
-                                     embed=self.lobby_embed(record, lang), view=self._lobby_view(record, lang))
+                                     embed=self.lobby_embed(record, lang, left), view=None)
+            return
+        await self._edit_quietly(record.channel_id, record.lobby_message_id,
+                                 embed=self.lobby_embed(record, lang, passed=passed),
+                                 view=self._lobby_view(record, lang))
 
     async def _edit_quietly(self, channel_id: int, message_id: int, **fields: Any) -> None:
         try:
@@ -260,8 +282,8 @@ class TableCog(commands.Cog, name="Table"):
         record = await self.service.cancel(game_id, interaction.user.id, can_manage)
         self.talk.cancel_timers(game_id)
         lang = await self.languages.for_game(record)
-        closed = self.lobby_embed(record, lang, t("core.lobby.cancelled_by", lang,
-                                                  name=safe_name(interaction.user.display_name)))
+        closed = self.lobby_embed(record, lang, word(self.presenters[record.kind], "core.lobby.cancelled_by", lang,
+                                                     name=safe_name(interaction.user.display_name)))
         if via_button and record.lobby_message_id == getattr(interaction.message, "id", None):
             await edit(interaction, embed=closed, view=None)
             return
@@ -271,9 +293,11 @@ class TableCog(commands.Cog, name="Table"):
 
     # Shared subcommands -------------------------------------------------------------------------
     async def _game_here(self, interaction: Interaction) -> GameRecord:
+        """The open table in this channel, of the game whose group the command belongs to."""
         record = await self.bot.store.open_game_in_channel(interaction.channel_id or 0)
-        if record is None or record.kind not in self.kinds:
-            raise NoGameHere()
+        kind = getattr(interaction.command, "extras", {}).get("kind")
+        if record is None or record.kind not in self.kinds or (kind is not None and record.kind != kind):
+            raise NoGameHere(f"`/{kind or sorted(self.kinds)[0]} start`")
         return record
 
     @app_commands.guild_only()
@@ -281,21 +305,26 @@ class TableCog(commands.Cog, name="Table"):
         async with self.answering(interaction):
             record = await self._game_here(interaction)
             record = await self.service.join(record.id, interaction.user.id, interaction.user.display_name)
-            await reply(interaction, t("reply.joined", await self._lang(interaction)))
+            await reply(interaction, t("core.reply.joined", await self._lang(interaction)))
             await self._refresh_lobby(record)
+            await self._explain_by_dm(interaction, record)
 
     @app_commands.guild_only()
     async def leave_cmd(self, interaction: Interaction) -> None:
         async with self.answering(interaction):
             record = await self._game_here(interaction)
             if record.status == "running":
+                status_message = self.talk.turn_message_id(record.id) or record.status_message_id
                 outcome = await self.service.remove(record.id, interaction.user.id, interaction.user.id, kicked=False)
-                await reply(interaction, t("reply.left_game", await self._lang(interaction)))
-                await self._after_removal(outcome)
+                abandoned = outcome.table.record.end_reason == ABANDONED
+                await reply(interaction, t("core.reply.left_abandoned" if abandoned else "core.reply.left_game",
+                                           await self._lang(interaction)))
+                await self._after_removal(outcome, status_message)
                 return
+            before = record
             record = await self.service.leave_lobby(record.id, interaction.user.id)
-            await reply(interaction, t("reply.left_table", await self._lang(interaction)))
-            await self._refresh_lobby(record)
+            await reply(interaction, t("core.reply.left_table", await self._lang(interaction)))
+            await self._refresh_lobby(record, _host_passed(before, record))
 
     @app_commands.guild_only()
     async def cancel_cmd(self, interaction: Interaction) -> None:
@@ -303,25 +332,47 @@ class TableCog(commands.Cog, name="Table"):
             record = await self._game_here(interaction)
             await self._cancel(interaction, record.id, via_button=False)
 
-    @app_commands.rename(player=cmd("player", "cmd.opt.player"))
-    @app_commands.describe(player=cmd("The player to remove", "cmd.opt.kick_player.desc"))
+    @app_commands.rename(player=cmd("player", "commands.opt.player"))
+    @app_commands.describe(player=cmd("The player to remove", "commands.opt.kick_player.desc"))
     @app_commands.guild_only()
     async def kick_cmd(self, interaction: Interaction, player: discord.User) -> None:
         async with self.answering(interaction):
             record = await self._game_here(interaction)
             if record.status == "lobby":
-                raise GameError("error.kick_in_lobby")
+                raise GameError("core.error.kick_in_lobby")
+            status_message = self.talk.turn_message_id(record.id) or record.status_message_id
             outcome = await self.service.remove(record.id, interaction.user.id, player.id, kicked=True)
-            await reply(interaction, t("reply.kicked", await self._lang(interaction),
-                                       name=safe_name(player.display_name)))
-            await self._after_removal(outcome)
+            abandoned = outcome.table.record.end_reason == ABANDONED
+            await reply(interaction, t("core.reply.kicked_abandoned" if abandoned else "core.reply.kicked",
+                                       await self._lang(interaction), name=safe_name(player.display_name)))
+            await self._after_removal(outcome, status_message)
 
-    async def _after_removal(self, outcome: Outcome) -> None:
+    async def _after_removal(self, outcome: Outcome, status_message: int | None) -> None:
+        record = outcome.table.record
         if not outcome.table.running:
             self.talk.cancel_timers(outcome.table.id)
-            if outcome.table.record.status != "finished":
+            if record.end_reason == ABANDONED:
+                await self.talk.abandoned(record, status_message)
+            if record.status != "finished":
                 return
-        await self.talk.announce(outcome.table, outcome.reports)
+        if outcome.reports:
+            await self.talk.announce(outcome.table, outcome.reports)
+        elif outcome.table.prompt is not None and outcome.table.prompt.sealed:
+            self.talk.choice_made(outcome.table)  # the turn message shows the seat gone
+
+    @app_commands.rename(language=cmd("language", "commands.opt.language"))
+    @app_commands.describe(language=cmd("auto follows each person's Discord language", "commands.opt.language.desc"))
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def language_cmd(self, interaction: Interaction, language: Literal["auto", "en", "fr"]) -> None:
+        async with self.answering(interaction):
+            if not interaction.permissions.manage_guild or interaction.guild_id is None:
+                raise GameError("core.error.need_manage")
+            await self.languages.force(interaction.guild_id, language)
+            lang = await self.languages.for_user(interaction)
+            text = (t("core.reply.language_auto", lang) if language == AUTO
+                    else t("core.reply.language_set", lang, language=t(f"core.language.{language}", lang)))
+            await reply(interaction, text)
 
     # Acting -------------------------------------------------------------------------------------
     async def _current(self, game_id: int, step: int) -> Table:
@@ -332,7 +383,14 @@ class TableCog(commands.Cog, name="Table"):
             raise TurnOver(table.step)
         return table
 
-    def _their_turn(self, table: Table, lang: str) -> Refused:
+    def _their_turn(self, table: Table, lang: str, user_id: int | None = None) -> Refused:
+        """Why the current step does not take this user's action: the game's own reason, else whose turn."""
+        hook = getattr(self.presenters[table.record.kind], "not_asked", None)
+        seated = table.record.seat_of(user_id) if user_id is not None else None
+        if hook is not None and user_id is not None and table.running:
+            why = hook(table.game.view(table.state, None), seated.seat if seated else None, lang)
+            if why:
+                return Refused(why)
         prompt = table.prompt
         names = [safe_name(table.seat(s).name) for s in sorted(prompt.seats)] if prompt else []
         return Refused(t("core.error.their_turn", lang, name=", ".join(names)))
@@ -372,7 +430,7 @@ class TableCog(commands.Cog, name="Table"):
         prompt = table.prompt
         seated = table.record.seat_of(user_id)
         if prompt is None or seated is None or seated.seat not in prompt.seats:
-            raise self._their_turn(table, lang)
+            raise self._their_turn(table, lang, user_id)
         seat = seated.seat
         legal = list(table.game.legal(table.state, seat) or [])
         view = table.game.view(table.state, seat if prompt.sealed else None)
@@ -385,7 +443,7 @@ class TableCog(commands.Cog, name="Table"):
         try:
             outcome = await self.service.act(table.id, interaction.user.id, action=action, phase=step)
         except NotYourTurn:
-            raise self._their_turn(await self.service.table(table.id), lang) from None
+            raise self._their_turn(await self.service.table(table.id), lang, interaction.user.id) from None
         if on_turn_message and self.talk.continues(outcome.table, step):
             await settled(interaction)  # the same thread goes on: announce edits the message into the next step
             if not interaction.response.is_done():
@@ -413,6 +471,13 @@ class TableCog(commands.Cog, name="Table"):
         presenter = self.presenters[outcome.table.record.kind]
         ack = outcome.ack
         assert ack is not None
+        full = getattr(presenter, "acknowledge", None)
+        if full is not None:
+            table = outcome.table
+            state = outcome.reports[0].before if outcome.reports else table.state
+            complete = bool(outcome.reports) and outcome.reports[0].step == ack.step
+            return str(full(table.game.view(state, None), ack.action, ack.changed, complete,
+                            table.record.channel_id, lang))
         hook = getattr(presenter, "ack_for", None)
         if hook is None:
             return presenter.ack(ack.action, ack.changed, lang)
@@ -426,7 +491,15 @@ class TableCog(commands.Cog, name="Table"):
         async with self.answering(interaction, None, presenter):
             lang = await self._lang(interaction)
             loading = asyncio.ensure_future(self._current(game_id, step))
+            loading.add_done_callback(lambda f: f.cancelled() or f.exception())
             done, _ = await asyncio.wait({loading}, timeout=MODAL_CHECK_WITHIN)
+            by_step = getattr(presenter, "modal_for_step", None)
+            if not done and by_step is not None:
+                # the database is slow: open the game's modal for that step now; the submission is checked
+                modal = TextModal(kind, game_id, step, by_step(step, lang), getattr(presenter, "text_field_id", None))
+                await interaction.response.send_modal(modal)
+                modal.stop()
+                return
             if not done:  # the database is slow: a modal can no longer follow, so answer privately
                 await interaction.response.defer(ephemeral=True, thinking=True)
             table = await loading
@@ -435,7 +508,7 @@ class TableCog(commands.Cog, name="Table"):
             if not legal or inputs.text is not None:
                 if interaction.response.is_done():
                     raise Refused(t("core.error.try_again", lang))
-                modal = TextModal(kind, game_id, step, inputs)
+                modal = TextModal(kind, game_id, step, inputs, getattr(presenter, "text_field_id", None))
                 await interaction.response.send_modal(modal)
                 modal.stop()
             elif inputs.choices:
@@ -452,16 +525,51 @@ class TableCog(commands.Cog, name="Table"):
         match = MODAL_ID.fullmatch(str((interaction.data or {}).get("custom_id", "")))
         if match is None:
             return
-        game_id, step = int(match["id"]), int(match["step"])
-        text = _field_value(interaction.data or {}, TEXT_FIELD_ID) or ""
-        presenter = self.presenters.by_key.get(match["game"])
+        await self.submitted(interaction, match["game"], int(match["id"]), int(match["step"]))
+
+    async def submitted(self, interaction: Interaction, kind: str, game_id: int, step: int) -> None:
+        """A modal's text, for the step it was opened in (also The Number's modals posted before the upgrade)."""
+        presenter = self.presenters.by_key.get(kind)
+        field_id = getattr(presenter, "text_field_id", None) or TEXT_FIELD_ID
+        data = interaction.data or {}
+        text = _field_value(data, field_id) or _field_value(data, TEXT_FIELD_ID) or ""
         async with self.answering(interaction, "ephemeral", presenter):
             lang = await self._lang(interaction)
             try:
                 outcome = await self.service.act(game_id, interaction.user.id, text=text, phase=step)
             except NotYourTurn:
-                raise self._their_turn(await self.service.table(game_id), lang) from None
+                raise self._their_turn(await self.service.table(game_id), lang, interaction.user.id) from None
+            except TurnOver:
+                card = await self._turn_over_card(game_id, presenter, lang)
+                if card is None:
+                    raise
+                table, shown = card
+                await reply(interaction, shown.content or "", embeds=list(shown.embeds),
+                            view=self.talk.input_view(table, table.prompt, lang) if table.prompt else None)
+                return
+            except RuleError as error:
+                if presenter is None:
+                    raise
+                raise Refused(await self._refusal(game_id, interaction.user.id, error, presenter, lang)) from None
+            except USER_ERRORS:
+                raise
+            except Exception:  # the database failed: nothing was stored, and the player is told so
+                log.warning("could not save a choice in game %s", game_id, exc_info=True)
+                raise Refused(t("core.error.not_saved", lang)) from None
             await self._acknowledge(outcome, lambda line: reply(interaction, line), lang)
+
+    async def _turn_over_card(self, game_id: int, presenter: Presenter | None, lang: str
+                              ) -> tuple[Table, Card] | None:
+        """The game's answer to an input for a step that is over: the step open now (None: the shared line)."""
+        hook = getattr(presenter, "turn_over", None)
+        if hook is None:
+            return None
+        table = await self.service.table(game_id)
+        if not table.running or table.prompt is None:
+            return None
+        card = hook(table.game.view(table.state, None), table.prompt, seat_infos(table), table.record.deadline,
+                    lang)
+        return table, card
 
     async def _acknowledge(self, outcome: Outcome, answer: Any, lang: str) -> None:
         if outcome.ack is not None:
@@ -473,43 +581,17 @@ class TableCog(commands.Cog, name="Table"):
         if outcome.reports:
             await self.talk.announce(outcome.table, outcome.reports)
 
+    # Servers and channels -----------------------------------------------------------------------
     @commands.Cog.listener()
-    async def on_message(self, message: discord.Message) -> None:
-        """A DM to the bot from a player of one of these games (others are left to their own cogs)."""
-        if message.guild is not None or message.author.bot or message.author.id == getattr(self.bot.user, "id", 0):
-            return
-        user_id = message.author.id
-        try:
-            record = await self.bot.store.open_game_of_user(user_id, details=False)
-        except Exception:
-            return  # the listener of the other games answers a failing lookup
-        if record is None or record.kind not in self.kinds:
-            return
-        lang = await self.languages.for_dm(user_id, record)
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.talk.channel_deleted(channel.id)
 
-        async def answer(line: str) -> None:
-            try:
-                await self.talk.send(message.channel, nonce=f"d{message.id}", content=line)
-            except discord.HTTPException as exc:
-                log.info("could not answer a DM: %s", exc)
-
-        if record.status == "lobby":
-            await answer(t("core.dm.lobby", lang, channel=f"<#{record.channel_id}>"))
-            return
-        presenter = self.presenters[record.kind]
-        try:
-            outcome = await self.service.act(record.id, user_id, text=message.content)
-        except NotYourTurn:
-            await answer(str(self._their_turn(await self.service.table(record.id), lang)))
-            return
-        except USER_ERRORS as error:
-            await answer(explain(error, lang, presenter))
-            return
-        except Exception:
-            log.warning("could not take a DM move in game %s", record.id, exc_info=True)
-            await answer(t("error.not_saved", lang))
-            return
-        await self._acknowledge(outcome, answer, lang)
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from a server (GUILD_DELETE, not an outage): its games end now, and every
+        player hears it, instead of choices being acknowledged until a deadline nobody will see."""
+        for record in await self.service.open_games_of_guild(guild.id):
+            await self.talk.stop_game(record, "core.stop.guild_removed", everyone=True)
 
     # Scores and boards --------------------------------------------------------------------------
     async def _record_for(self, interaction: Interaction) -> GameRecord | None:
@@ -523,9 +605,9 @@ class TableCog(commands.Cog, name="Table"):
             record = next((g for g in recent if g.channel_id == interaction.channel_id), None)
         return record
 
-    @app_commands.rename(public=cmd("public", "cmd.opt.public"))
+    @app_commands.rename(public=cmd("public", "commands.opt.public"))
     @app_commands.describe(public=cmd("Post it for everyone in the channel instead of only you",
-                                      "cmd.opt.public.desc"))
+                                      "commands.opt.public.desc"))
     async def score_cmd(self, interaction: Interaction, public: bool = False) -> None:
         guard = SlowAnswer(interaction, "public" if public else "ephemeral")
         try:
@@ -539,33 +621,45 @@ class TableCog(commands.Cog, name="Table"):
             args = (fallback.binding,) if fallback.binding is not None else ()
             await fallback.callback(*args, interaction, public)  # type: ignore[arg-type]
             return
-        async with self.answering(interaction, "public" if public else "ephemeral"):
+        async with self.answering(interaction, "public" if public else "ephemeral", anywhere=True):
             if record is None or record.status == "lobby":
-                raise GameError("error.no_game_anywhere")
+                raise GameError("core.error.no_game_anywhere")
             table = await self.service.table(record.id)
             lang = await (self.languages.for_game(table.record) if public else self.languages.for_user(interaction))
-            card = self.presenters[record.kind].score(table.game.view(table.state, None), seat_infos(table), lang)
+            presenter, view = self.presenters[record.kind], table.game.view(table.state, None)
+            at = getattr(presenter, "score_at", None)
+            card = (at(view, seat_infos(table), table.record.status, lang) if at is not None
+                    else presenter.score(view, seat_infos(table), lang))
             await send(interaction, **card.fields(), ephemeral=not public)
 
-    @app_commands.rename(player=cmd("player", "cmd.opt.player"))
+    @app_commands.rename(player=cmd("player", "commands.opt.player"))
     @app_commands.describe(player=cmd("Whose board (default: yours)", "core.cmd.board.player"))
     async def board_cmd(self, interaction: Interaction, player: discord.User | None = None) -> None:
-        async with self.answering(interaction):
+        async with self.answering(interaction, anywhere=True):
             lang = await self._lang(interaction)
             record = await self._record_for(interaction)
             if record is None or record.status == "lobby":
-                raise GameError("error.no_game_anywhere")
+                raise GameError("core.error.no_game_anywhere")
             if record.kind not in self.kinds:
                 raise Refused(t("core.error.no_board", lang))
             table = await self.service.table(record.id)
             target = player or interaction.user
             seat = next((s for s in table.record.seats if s.user_id == target.id), None)
             if seat is None:
-                raise GameError("error.not_playing_name", name=safe_name(target.display_name))
+                raise GameError("core.error.not_playing_name", name=safe_name(target.display_name))
             own = target.id == interaction.user.id
             view = table.game.view(table.state, seat.seat if own else None)
             card = self.presenters[record.kind].board(view, seat.seat, seat_infos(table), lang)
             await send(interaction, **card.fields(), ephemeral=True)
+
+
+def _host_passed(before: GameRecord, after: GameRecord) -> tuple[str, str] | None:
+    """(old host, new host) when leaving passed the host role on, for the lobby message to say so."""
+    if after.status != "lobby" or after.host_id == before.host_id:
+        return None
+    old = next((s.name for s in before.seats if s.user_id == before.host_id), "?")
+    new = next((s.name for s in after.seats if s.user_id == after.host_id), "?")
+    return old, new
 
 
 def _is_ephemeral(interaction: Interaction) -> bool:

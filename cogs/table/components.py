@@ -124,14 +124,15 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 class TextModal(discord.ui.Modal):
     """Only sent, never kept: a submission is handled from its custom_id, restart or not."""
 
-    def __init__(self, game: str, game_id: int, step: int, inputs: Inputs) -> None:
+    def __init__(self, game: str, game_id: int, step: int, inputs: Inputs, field_id: str | None = None,
+                 custom_id: str | None = None) -> None:
         assert inputs.text is not None
-        super().__init__(title=(inputs.title or "…")[:45], custom_id=f"play:{game}:{game_id}:{step}:text",
+        super().__init__(title=(inputs.title or "…")[:45], custom_id=custom_id or f"play:{game}:{game_id}:{step}:text",
                          timeout=None)
         spec = inputs.text
         self.add_item(discord.ui.TextInput(label=spec.label[:45], placeholder=spec.placeholder[:100] or None,
                                            min_length=spec.min_length, max_length=spec.max_length,
-                                           custom_id=TEXT_FIELD_ID))
+                                           custom_id=field_id or TEXT_FIELD_ID))
 
 
 def lobby_view(game: str, game_id: int, levels: tuple[str, ...], lang: str, *, open_seats: bool) -> discord.ui.View:

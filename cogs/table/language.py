@@ -70,7 +70,7 @@ class CatalogTranslator(app_commands.Translator):
                         context: app_commands.TranslationContextTypes) -> str | None:
         key = string.extras.get("key")
         if key is None and context.location is app_commands.TranslationContextLocation.choice_name:
-            key = f"cmd.choice.{string.message}"  # Literal choices carry no key of their own
+            key = f"commands.choice.{string.message}"  # Literal choices carry no key of their own
         language = language_of(locale.value)
         if key is None or language == DEFAULT:
             return None  # Discord shows the English text

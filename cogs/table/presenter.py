@@ -28,6 +28,28 @@ Optional presenter hooks (a presenter without them behaves as before):
   step acted in (``ack`` cannot say which digit was placed); used instead of ``ack`` when present.
 * ``timed_out(before, after, seat, lang) -> str | None``: a DM to a seat the deadline acted for, from that
   seat's own views before and after the step (where its digit went); never shown to anyone else.
+* ``report(happened, seats, lang) -> Card``: each committed step is told in a message of its own, posted
+  after it (``happened.game_id`` names the game); the turn message of the step is then left as it was
+  (no ``done`` edit), the next step gets a new turn message, and the last step's report tells the end (no
+  ``final`` message). With it: ``reported(message, happened) -> bool`` recognises a report already posted
+  (a restart looks for it among the channel's recent messages), and ``async report_pictures(happened,
+  record, lang)`` attaches pictures (dropped where the bot may not attach files).
+* ``nonces``: the nonce prefixes of the game's posts (``{"turn": ..., "report": ..., "final": ...}``), for
+  a game whose messages were posted with other nonces before it moved here; ``footer_on_turn = False``:
+  the turn message gets no "game N" footer.
+* ``status_at(view, prompt, seats, since, deadline, lang)``: ``status`` with the step's deadline;
+  ``score_at(view, seats, status, lang)``: ``score`` with the game's status ("running", "finished", ...).
+* ``lobby_embed(record, lang, headline, passed) -> Embed``: the game draws its own lobby (``headline``: the
+  lobby is closed with it; ``passed``: (old host, new host) when the host left).
+* ``wording``: shared sentence keys the game words its own way (``{"core.dm.lobby": "thenumber.dm.lobby"}``).
+* ``join_dm(channel_id, lang) -> str``: a DM to a player who takes a seat (how to play by DM).
+* ``acknowledge(view, action, changed, complete, channel_id, lang) -> str``: ``ack`` knowing the step's
+  table view, whether the step is now complete, and the channel.
+* ``refusal_for(error, view, lang)``: ``refusal`` with the refused seat's own view (what it may do instead).
+* ``not_asked(view, seat, lang) -> str | None``: why the current step does not ask ``seat``.
+* ``turn_over(view, prompt, seats, deadline, lang) -> Card``: the answer to text sent for a step that is
+  over (the step open now); ``modal_for_step(step, lang) -> Inputs``: the modal of a step when the table
+  is slow to load (the submission is checked anyway); ``text_field_id``: the modal's text input id.
 """
 
 from __future__ import annotations
@@ -80,6 +102,7 @@ class SeatInfo:
     gone: bool = False  # left or kicked
     away: bool = False  # timed out on its last two turns
     awaited: bool = False  # the current step still waits for this seat (a sealed step: not chosen yet)
+    state: str = "seated"  # "seated", "left" or "kicked"
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +149,7 @@ class Happened:
     reason: str  # "moved", "all-chosen", "chance", "ai", "deadline", "absent"
     timed_out: frozenset[Seat] = frozenset()
     finished: bool = False
+    game_id: int = 0
 
 
 class Presenter(Protocol):

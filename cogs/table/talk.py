@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -41,8 +41,9 @@ CATCH_UP_AFTER = 30.0  # a post that failed through every retry is tried again t
 BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)  # failed timer work (database errors), then every minute
 LOOKBACK = 50  # recent channel messages searched for a message already posted
 STATUS_EDIT_DELAY = 2.0  # coalesce "who has chosen" edits of a sealed step: one edit for a burst of choices
-DEADLINE, REMINDER, CATCH_UP, STATUS = "table-deadline", "table-reminder", "table-catch-up", "table-status"
+DEADLINE, REMINDER, CATCH_UP, STATUS = "deadline", "reminder", "catch-up", "status"
 TIMER_KEYS = (DEADLINE, REMINDER, CATCH_UP, STATUS)
+DEFAULT_NONCES = {"turn": "pt", "final": "pf", "report": "pr", "abandoned": "ab"}
 
 
 def edit_fields(card: Card) -> dict[str, Any]:
@@ -54,14 +55,14 @@ def seat_infos(table: Table) -> list[SeatInfo]:
     seated = table.seated
     awaited = table.awaited() if table.running else frozenset()
     return [SeatInfo(s.seat, safe_name(s.name), s.is_ai, s.seat not in seated, table.running and table.away(s.seat),
-                     s.seat in awaited) for s in table.record.seats]
+                     s.seat in awaited, s.state) for s in table.record.seats]
 
 
 def happened(table: Table, report: StepReport) -> Happened:
     """A report as the presenter may see it: the table's views, never the states."""
     game = table.game
     return Happened(report.step, report.event, game.view(report.before, None), game.view(report.after, None),
-                    report.reason, report.timed_out, report.finished)
+                    report.reason, report.timed_out, report.finished, table.id)
 
 
 def footer(title: str, game_id: int, final: bool, lang: str) -> str:
@@ -88,11 +89,21 @@ class Talk:
         self.locks = KeyedLocks()
         # Per game: the turn message that is up (to edit it once its step is over).
         self.turn_messages: dict[int, TurnMessage] = {}
+        # Per game, how many more REST calls this step may spend on status edits and reminders. A step costs
+        # N acknowledgements, its report and the next turn message; edits and reminders share the rest of a
+        # budget of 2N + 3 calls, so a step never costs more however the choices are spread.
+        self._spare_calls: dict[int, int] = {}
+        self._sweeping: asyncio.Task[None] | None = None
 
     def since_of(self, game_id: int, step: int) -> tuple[Happened, ...]:
         """What the turn message of ``step`` told before its own step (for the edit that closes it)."""
         up = self.turn_messages.get(game_id)
         return up.since if up is not None and up.step == step else ()
+
+    def turn_message_id(self, game_id: int) -> int | None:
+        """The id of the game's turn message that is up, if this process posted or found one."""
+        up = self.turn_messages.get(game_id)
+        return up.message_id if up is not None else None
 
     def presenter(self, table: Table | GameRecord) -> Presenter:
         record = table.record if isinstance(table, Table) else table
@@ -113,7 +124,22 @@ class Talk:
         return up is not None and up.step == step and up.thread is not None and up.thread == self.thread_of(table)
 
     def backoff(self, attempt: int) -> float:
-        return BACKOFF[min(attempt, len(BACKOFF) - 1)]
+        return self.backoff_delays[min(attempt, len(self.backoff_delays) - 1)]
+
+    backoff_delays: tuple[float, ...] = BACKOFF
+
+    def nonce(self, presenter: Presenter, what: str, game_id: int, step: int) -> str:
+        """The nonce of a game's post: ``{prefix}{game}-{step}``, the prefix the presenter's if it has one."""
+        prefix = getattr(presenter, "nonces", {}).get(what) or DEFAULT_NONCES[what]
+        return f"{prefix}{game_id}-{step}"
+
+    def _spend(self, table: Table, calls: int) -> bool:
+        """Take ``calls`` from the step's spare budget; False when it is spent (the call is not made)."""
+        spare = self._spare_calls.get(table.id, len(table.record.seats) + 1)
+        if spare < calls:
+            return False
+        self._spare_calls[table.id] = spare - calls
+        return True
 
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id)
@@ -137,6 +163,10 @@ class Talk:
         try:
             message = await self.send(self.channel(record.channel_id), nonce=nonce, card=card, **fields)
         except discord.HTTPException as exc:
+            if exc.status == 403 and card.pictures:
+                # Attach Files was taken away: the message matters, its picture does not.
+                log.warning("game %s: posting without the attached pictures (%s)", record.id, exc)
+                return await self.post(record, nonce=nonce, card=replace(card, pictures=()), **fields)
             if exc.status in (403, 404):
                 await self.channel_failed(record, exc)
             else:
@@ -151,8 +181,8 @@ class Talk:
     async def send_dm(self, user_id: int, text: str) -> bool:
         """A DM; False (never an error) when the user does not accept DMs."""
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(text)
+            channel = await self.bot.create_dm(discord.Object(id=user_id))  # cached after the first time
+            await channel.send(text)
             return True
         except discord.HTTPException as exc:
             log.info("could not DM user %s: %s", user_id, exc)
@@ -171,9 +201,52 @@ class Talk:
         return None
 
     async def channel_failed(self, record: GameRecord, exc: discord.HTTPException) -> None:
-        log.warning("game %s: its channel is gone or closed to the bot (%s); stopping the game", record.id, exc)
+        """The channel is gone or the bot may not speak there: end the game cleanly, tell the host."""
+        log.warning("game %s: channel %s refused a message (%s %s)", record.id, record.channel_id,
+                    exc.status, getattr(exc, "code", 0))
+        await self.stop_game(record, "core.stop.channel_deleted" if exc.status == 404 else "core.stop.no_permission")
+
+    async def stop_game(self, record: GameRecord, why_key: str, *, everyone: bool = False) -> None:
+        """End a game that cannot go on; ``why_key`` is the catalogue key of the reason. The host is told, or
+        with ``everyone`` every seated player (``record`` must then carry its seats)."""
         self.cancel_timers(record.id)
-        await self.service.abandon(record.id, "the channel is no longer available")
+        if await self.service.abandon(record.id, t(why_key, "en")):
+            self.turn_messages.pop(record.id, None)
+            lang = await self.languages.for_game(record)
+            title = self.presenter(record).title(lang)
+            text = t("core.dm.stopped", lang, game=title, channel=f"<#{record.channel_id}>", why=t(why_key, lang))
+            people = [s.user_id for s in record.seated if s.user_id is not None] if everyone else [record.host_id]
+            for user_id in dict.fromkeys(people):
+                await self.send_dm(user_id, text)
+
+    async def channel_deleted(self, channel_id: int) -> None:
+        record = await self.store.open_game_in_channel(channel_id)
+        if record is not None and record.kind in self.service.games:
+            await self.stop_game(record, "core.stop.channel_deleted")
+
+    async def abandoned(self, record: GameRecord, status_message_id: int | None) -> None:
+        """Fewer than two players are left: say in the channel that the game ended and counts for nobody."""
+        async with self.locks(record.id):  # after a turn message being posted, which is then closed here
+            status_message_id = self.turn_message_id(record.id) or status_message_id
+            await self._abandoned(record, status_message_id)
+
+    async def _abandoned(self, record: GameRecord, status_message_id: int | None) -> None:
+        lang = await self.languages.for_game(record)
+        if status_message_id:
+            try:  # the old turn's buttons would only answer "that game was cancelled"
+                await self.channel(record.channel_id).get_partial_message(status_message_id).edit(view=None)
+            except discord.HTTPException as exc:
+                log.info("could not close the turn message of game %s: %s", record.id, exc)
+        self.turn_messages.pop(record.id, None)
+        await self.post(record, nonce=f"{DEFAULT_NONCES['abandoned']}{record.id}", card=Card(t("core.game.abandoned",
+                                                                                               lang)))
+
+    def may_attach(self, channel_id: int) -> bool:
+        """Whether the bot may attach files in the channel, as far as its cache knows (True if unknown)."""
+        channel = self.bot.get_channel(channel_id)
+        if isinstance(channel, discord.abc.GuildChannel | discord.Thread) and channel.guild.me is not None:
+            return channel.permissions_for(channel.guild.me).attach_files
+        return True
 
     def cancel_timers(self, game_id: int) -> None:
         for key in TIMER_KEYS:
@@ -199,6 +272,9 @@ class Talk:
         record, presenter = table.record, self.presenter(table)
         lang = await self.languages.for_game(record)
         seats = seat_infos(table)
+        if hasattr(presenter, "report"):
+            await self._report(table, [happened(table, r) for r in reports], lang)
+            return
         up = self.turn_messages.get(table.id)
         thread = self.thread_of(table)
         if up is not None and thread is not None and up.thread == thread and shown != up.step:
@@ -218,6 +294,47 @@ class Talk:
         since = [happened(table, r) for r in reports if r.step not in (shown, told)]
         await self.open_turn(table, since, lang=lang)
 
+    async def _report(self, table: Table, steps: Sequence[Happened], lang: str, *, catching_up: bool = False
+                      ) -> None:
+        """A presenter that tells each step in a message of its own: post each report (once: after a restart,
+        one already posted is looked for first), then the next turn message."""
+        record, presenter = table.record, self.presenter(table)
+        seats = seat_infos(table)
+        if steps:
+            self.scheduler.cancel((STATUS, table.id))
+        for step in steps:
+            found = await self.recent_message(record, lambda m, h=step: bool(
+                presenter.reported(m, h))) if catching_up else None  # type: ignore[attr-defined]
+            if found is None:
+                card = presenter.report(step, seats, lang)  # type: ignore[attr-defined]
+                pictures = getattr(presenter, "report_pictures", None)
+                if pictures is not None and self.may_attach(record.channel_id):
+                    card = replace(card, pictures=tuple(await pictures(step, record, lang)))
+                if await self.post(record, nonce=self.nonce(presenter, "report", table.id, step.step), card=card
+                                   ) is None:
+                    return  # caught up later
+            await self.service.announced(table.id, step.step)
+            up = self.turn_messages.get(table.id)
+            if up is not None and up.step <= step.step:
+                self.turn_messages.pop(table.id, None)
+        table = await self.service.table(table.id)  # the game as it is now: it may have ended meanwhile
+        if table.running:
+            await self.open_turn(table, (), lang=lang, catching_up=catching_up)
+        elif record.status == "finished":
+            self.cancel_timers(table.id)
+
+    def _status(self, table: Table, prompt: Prompt, seats: Sequence[SeatInfo], since: Sequence[Happened],
+                lang: str) -> Card:
+        """The turn message's card, with the "game N" footer unless the presenter wants none."""
+        presenter = self.presenter(table)
+        view = table.game.view(table.state, None)
+        at = getattr(presenter, "status_at", None)
+        card = (at(view, prompt, seats, since, table.record.deadline, lang) if at is not None
+                else presenter.status(view, prompt, seats, since, lang))
+        if getattr(presenter, "footer_on_turn", True):
+            card = self._with_footer(card, presenter.title(lang), table.id, False, lang)
+        return card
+
     async def open_turn(self, table: Table, since: Sequence[Happened], *, lang: str | None = None,
                         catching_up: bool = False) -> None:
         """Post what the current step asks (or the end) and arm the step's timers."""
@@ -236,7 +353,7 @@ class Talk:
             message = await self.recent_message(record, lambda m: any(
                 e.footer.text in marker for e in m.embeds)) if catching_up else None
             if message is None:
-                message = await self.post(record, nonce=f"pf{game_id}-{step}", card=card)
+                message = await self.post(record, nonce=self.nonce(presenter, "final", game_id, step), card=card)
             if message is not None:
                 await self.service.announced(game_id, step - 1)
             return
@@ -249,8 +366,7 @@ class Talk:
         self.arm(record)
         thread = self.thread_of(table)
         if up is not None and thread is not None and up.thread == thread:
-            card = presenter.status(view_public, prompt, seats, since, lang)
-            card = self._with_footer(card, presenter.title(lang), game_id, False, lang)
+            card = self._status(table, prompt, seats, since, lang)
             if await self._edit(record, up.message_id, card, self.input_view(table, prompt, lang)):
                 self.turn_messages[game_id] = TurnMessage(step, up.message_id, tuple(since), thread)
                 await self.store.set_message(game_id, "status", up.message_id)
@@ -261,12 +377,12 @@ class Talk:
             str(getattr(c, "custom_id", "") or "").startswith(prefix) for row in m.components
             for c in getattr(row, "children", ()))) if catching_up else None
         if message is None:
-            card = presenter.status(view_public, prompt, seats, since, lang)
-            card = self._with_footer(card, presenter.title(lang), game_id, False, lang)
-            message = await self.post(record, nonce=f"pt{game_id}-{step}", card=card,
+            card = self._status(table, prompt, seats, since, lang)
+            message = await self.post(record, nonce=self.nonce(presenter, "turn", game_id, step), card=card,
                                       view=self.input_view(table, prompt, lang))
         if message is None:
             return
+        self._spare_calls[game_id] = len(record.seats) + 1
         self.turn_messages[game_id] = TurnMessage(step, message.id, tuple(since), thread)
         await self.store.set_message(game_id, "status", message.id)
         await self.service.announced(game_id, step - 1)
@@ -317,7 +433,7 @@ class Talk:
     def choice_made(self, table: Table) -> None:
         """A sealed draft came in: show who has chosen on the turn message soon (once for a burst)."""
         key = (STATUS, table.id)
-        if not self.scheduler.is_scheduled(key):
+        if self._spare_calls.get(table.id, 1) > 0 and not self.scheduler.is_scheduled(key):
             game_id, step = table.id, table.step
             self.scheduler.schedule(key, self.bot.clock.now() + STATUS_EDIT_DELAY,
                                     lambda: self.refresh_status(game_id, step))
@@ -332,9 +448,9 @@ class Talk:
             if not table.running or table.step != step or up is None or up.step != step or prompt is None:
                 return
             lang = await self.languages.for_game(table.record)
-            presenter = self.presenter(table)
-            card = presenter.status(table.game.view(table.state, None), prompt, seat_infos(table), up.since, lang)
-            card = self._with_footer(card, presenter.title(lang), game_id, False, lang)
+            card = self._status(table, prompt, seat_infos(table), up.since, lang)
+            if not self._spend(table, 1):
+                return
             try:
                 await self.channel(table.record.channel_id).get_partial_message(up.message_id).edit(
                     **edit_fields(card), view=self.input_view(table, prompt, lang))
@@ -379,6 +495,7 @@ class Talk:
         for seat in sorted(table.awaited()):
             user_id = table.seat(seat).user_id
             if user_id is not None:
+                self._spare_calls[table.id] = self._spare_calls.get(table.id, len(record.seats) + 1) - 1
                 await self.send_dm(user_id, self.presenter(table).reminder(view, seat, left, record.channel_id, lang))
 
     async def _find_thread(self, table: Table, full: GameRecord) -> None:
@@ -412,12 +529,42 @@ class Talk:
     async def restore(self) -> None:
         """After a start: take the steps a crash left undone, tell what was committed but not told, re-post
         a missing turn message (looked for first among the channel's recent messages), re-arm the timers."""
+        later: list[int] = []
         for record in await self.service.load_open_games():
-            if record.status == "running":
+            if record.status != "running" or record.kind not in self.presenters:
+                continue
+            presenter = self.presenters[record.kind]
+            if (record.announced_phase >= record.phase - 1 and record.status_message_id is not None
+                    and getattr(presenter, "thread", None) is None):
+                # Told and its turn message up: the stored deadline is all the timers need, and the game is
+                # folded on first use (thousands of games are ready at once); a step a crash left undone
+                # (an AI draft, a step complete just before the stop) is taken by the sweep below.
+                self.turn_messages.setdefault(record.id, TurnMessage(record.phase, record.status_message_id))
+                self.arm(record)
+                later.append(record.id)
+            else:
                 await self.catch_up(record.id)
-        for record in await self.store.unannounced_finished_games():
-            if record.kind in self.service.games and record.kind in self.presenters:
+        for record in await self.service.unannounced_finished_games():
+            if record.kind in self.presenters:
                 await self.catch_up(record.id)
+        if later:
+            self._sweeping = asyncio.create_task(self.sweep(later), name="restart sweep")
+
+    async def sweep(self, game_ids: list[int]) -> None:
+        """After a restart, in the background: take the steps nobody human has to take any more (the last
+        draft came in just before the stop, an AI seat had not chosen), and tell them."""
+        for game_id in game_ids:
+            try:
+                table = await self.service.table(game_id)
+                if not table.running or any(not table.seat(s).is_ai for s in table.awaited()):
+                    continue  # a person is awaited: nothing to take for them (the deadline will)
+                async with self.locks(game_id):
+                    reports = await self.service.catch_up(game_id)
+                if reports:
+                    await self.announce(await self.service.table(game_id), reports)
+            except Exception:
+                log.exception("restart sweep failed for game %s", game_id)
+            await asyncio.sleep(0)  # let players' requests in between
 
     async def catch_up(self, game_id: int, attempt: int = 0) -> None:
         try:
@@ -437,6 +584,9 @@ class Talk:
                     return
                 since = [happened(table, self.service.report_for(full, s))
                          for s in range(full.announced_phase + 1, full.phase)]
+                if hasattr(self.presenter(table), "report"):
+                    await self._report(table, since, await self.languages.for_game(full), catching_up=True)
+                    return
                 if game_id not in self.turn_messages:
                     await self._find_thread(table, full)
                 await self.open_turn(table, since, catching_up=True)

@@ -19,9 +19,10 @@ import discord
 from bot.games.thenumber import rules
 from bot.games.thenumber.engine import GameState
 from bot.i18n import t
-from bot.services.thenumber import rebuild, seat_key, unique_names
 from cogs.seats import seat_style
 from storage.base import GameRecord
+
+from .records import rebuild, seat_key, unique_names
 
 log = logging.getLogger(__name__)
 # One rendering process: a chart is ~0.1 s of mostly GIL-holding Python and C, which in a thread would hold
@@ -45,7 +46,7 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 class ReplayableFile(discord.File):
-    """A file that rewinds before every attempt: TableTalk.send re-sends the same File after a 5xx, and
+    """A file that rewinds before every attempt: Talk.send re-sends the same File after a 5xx, and
     discord.py only rewinds from its own second try on."""
 
     def reset(self, *, seek: int | bool = True) -> None:
@@ -112,6 +113,12 @@ class ChartsBusy(RuntimeError):
 async def chart_file(record: GameRecord, state: GameState, language: str = "en") -> discord.File:
     """The score race of ``record`` (``state``: its engine state) as a PNG attachment, drawn off the event loop
     (raises :class:`ChartsBusy` when too many are queued)."""
+    data = await chart_png(record, state, language)
+    return ReplayableFile(io.BytesIO(data), filename=chart_filename(record.id))
+
+
+async def chart_png(record: GameRecord, state: GameState, language: str = "en") -> bytes:
+    """The score race's PNG bytes (see :func:`chart_file`)."""
     global _queued
     if _queued >= MAX_QUEUED:
         raise ChartsBusy(f"{_queued} charts are already waiting")
@@ -127,7 +134,7 @@ async def chart_file(record: GameRecord, state: GameState, language: str = "en")
         data = await asyncio.get_running_loop().run_in_executor(_renderer(), draw)
     finally:
         _queued -= 1
-    return ReplayableFile(io.BytesIO(data), filename=chart_filename(record.id))
+    return data
 
 
 def chart_filename(game_id: int) -> str:
@@ -138,7 +145,7 @@ async def final_chart_file(record: GameRecord, state: GameState | None = None, l
                            ) -> discord.File | None:
     """The chart for a finished game's final message, or None (never raises: a reveal must not fail for it).
 
-    ``state`` is the game's engine state when the caller has it (TableTalk.reveal does); otherwise the
+    ``state`` is the game's engine state when the caller has it (the presenter does); otherwise the
     record must carry its actions and is folded here."""
     try:
         if state is None:
@@ -146,6 +153,18 @@ async def final_chart_file(record: GameRecord, state: GameState | None = None, l
         if not state.history:
             return None
         return await chart_file(record, state, language)
+    except ChartsBusy as busy:
+        log.info("no score race for game %s: %s", record.id, busy)
+        return None
+    except Exception:
+        log.exception("could not draw the score race of game %s", record.id)
+        return None
+
+
+async def final_chart_png(record: GameRecord, state: GameState, language: str = "en") -> bytes | None:
+    """The final message's chart as bytes, or None (never raises, like :func:`final_chart_file`)."""
+    try:
+        return await chart_png(record, state, language) if state.history else None
     except ChartsBusy as busy:
         log.info("no score race for game %s: %s", record.id, busy)
         return None

@@ -1,113 +1,80 @@
-"""Buttons, the AI select and the number modal. Their custom_ids carry the game (and turn), so they
-keep working after a restart: discord.py rebuilds them from the id (DynamicItem)."""
+"""The ``tn:`` buttons, select and modal of messages posted before The Number moved onto the shared front end.
+
+Those messages are still in channels: their custom_ids (``tn:join:7``, ``tn:ai:7``, ``tn:choose:7:3``, the
+modal ``tn:pick:7:3``) keep answering, rebuilt by discord.py from the id (DynamicItem) and handed to the shared
+cog, which serves them as its own ``play:thenumber:`` ones. New messages carry the shared ids.
+"""
 
 import re
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.thenumber import rules
-from bot.i18n import DEFAULT, t
+from .presenter import KEY
 
 if TYPE_CHECKING:
-    from .cog import TheNumberCog
+    from cogs.table.cog import TableCog
 
-AI_LEVELS = ("easy", "normal", "hard")
+Interaction = discord.Interaction[Any]
 MODAL_ID = re.compile(r"tn:pick:(?P<game>\d+):(?P<phase>\d+)")
-NUMBER_FIELD_ID = "number"
 
 
-def _cog(interaction: discord.Interaction[Any]) -> "TheNumberCog":
-    cog = interaction.client.get_cog("TheNumber")  # type: ignore[attr-defined]
-    assert cog is not None
-    return cog  # type: ignore[no-any-return]
+def _cog(interaction: Interaction) -> "TableCog":
+    return interaction.client.get_cog("Table")  # type: ignore[attr-defined,no-any-return]
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"tn:(?P<action>join|leave|start|cancel):(?P<game>\d+)"):
-    STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
-        "join": discord.ButtonStyle.success,
-        "leave": discord.ButtonStyle.secondary,
-        "start": discord.ButtonStyle.primary,
-        "cancel": discord.ButtonStyle.danger,
-    }
-
-    def __init__(self, action: str, game_id: int, lang: str = DEFAULT) -> None:
-        super().__init__(discord.ui.Button(label=t(f"button.{action}", lang), style=self.STYLES[action],
-                                           custom_id=f"tn:{action}:{game_id}"))
+    def __init__(self, action: str, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label=action, custom_id=f"tn:{action}:{game_id}"))
         self.action, self.game_id = action, game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> "LobbyButton":
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> "LobbyButton":
         return cls(match["action"], int(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def callback(self, interaction: Interaction) -> None:
         await _cog(interaction).lobby_action(interaction, self.action, self.game_id)
 
 
 class AddAISelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"tn:ai:(?P<game>\d+)"):
-    def __init__(self, game_id: int, lang: str = DEFAULT) -> None:
-        options = [discord.SelectOption(label=t("ai.option", lang, level=t(f"ai.level.{level}", lang)), value=level)
-                   for level in AI_LEVELS]
-        super().__init__(discord.ui.Select(custom_id=f"tn:ai:{game_id}", placeholder=t("ai.placeholder", lang),
-                                           options=options, min_values=1, max_values=1))
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"tn:ai:{game_id}", options=[discord.SelectOption(label="-")]))
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> "AddAISelect":
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> "AddAISelect":
         return cls(int(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        level = self.item.values[0] if self.item.values else "normal"
-        await _cog(interaction).add_ai(interaction, self.game_id, level)
+    async def callback(self, interaction: Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        await _cog(interaction).add_ai(interaction, self.game_id, str(values[0]) if values else "normal")
 
 
 class ChooseButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"tn:choose:(?P<game>\d+):(?P<phase>\d+)"):
-    def __init__(self, game_id: int, phase: int, lang: str = DEFAULT) -> None:
-        super().__init__(discord.ui.Button(label=t("button.choose", lang), emoji="🤫",
-                                           style=discord.ButtonStyle.primary, custom_id=f"tn:choose:{game_id}:{phase}"))
+    def __init__(self, game_id: int, phase: int) -> None:
+        super().__init__(discord.ui.Button(label="choose", custom_id=f"tn:choose:{game_id}:{phase}"))
         self.game_id, self.phase = game_id, phase
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> "ChooseButton":
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> "ChooseButton":
         return cls(int(match["game"]), int(match["phase"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).open_choice_modal(interaction, self.game_id, self.phase)
+    async def callback(self, interaction: Interaction) -> None:
+        await _cog(interaction).open_private(interaction, KEY, self.game_id, self.phase)
 
 
-class ChoiceModal(discord.ui.Modal):
-    """Only sent, never kept: submissions are handled from the custom_id (see TheNumberCog.on_interaction),
-    so a modal opened before a restart still works after it."""
-
-    def __init__(self, game_id: int, phase: int, round_no: int, turn: int, lang: str = DEFAULT) -> None:
-        super().__init__(title=t("modal.title", lang, round=round_no, turn=turn),
-                         custom_id=f"tn:pick:{game_id}:{phase}", timeout=None)
-        self.add_item(discord.ui.TextInput(
-            label=t("modal.label", lang), placeholder=t("modal.placeholder", lang), min_length=rules.NUMBER_LENGTH,
-            max_length=rules.NUMBER_LENGTH, custom_id=NUMBER_FIELD_ID))
-
-
-def lobby_view(game_id: int, lang: str, *, open_seats: bool) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for action in ("join", "leave", "start", "cancel"):
-        button = LobbyButton(action, game_id, lang)
-        if action == "join" and not open_seats:
-            button.item.disabled = True
-        view.add_item(button)
-    if open_seats:
-        view.add_item(AddAISelect(game_id, lang))
-    return view
-
-
-def turn_view(game_id: int, phase: int, lang: str) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(ChooseButton(game_id, phase, lang))
-    return view
+async def on_legacy_modal(interaction: Interaction) -> None:
+    """A ``tn:pick`` modal (opened from an old message) was submitted: the number counts for its turn."""
+    if interaction.type is not discord.InteractionType.modal_submit:
+        return
+    match = MODAL_ID.fullmatch(str((interaction.data or {}).get("custom_id", "")))
+    if match is not None:
+        await _cog(interaction).submitted(interaction, KEY, int(match["game"]), int(match["phase"]))
 
 
 DYNAMIC_ITEMS = (LobbyButton, AddAISelect, ChooseButton)

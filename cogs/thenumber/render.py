@@ -1,38 +1,43 @@
 """Every Discord message of The Number, in one place. Functions return text and embeds only.
 
-Each takes the language to speak (``lang``, see bot.i18n). Secrets: nothing here ever reads
-``GameState.pending`` except :func:`ack_text`, which goes privately to the author of the number.
+Each takes the language to speak (``lang``, see bot.i18n). Channel messages are drawn from the table's view
+(:class:`PublicView`, which holds no pending number) and the seats as the presenter may name them; only
+:func:`ack_text` shows a number, privately, to its author.
 """
+
+from collections.abc import Mapping, Sequence
 
 import discord
 
 from bot.games.thenumber import rules
 from bot.games.thenumber.check import SeatResult, Status
-from bot.games.thenumber.engine import GameState
+from bot.games.thenumber.engine import PublicView, TurnOutcome
 from bot.i18n import t
-from bot.services.thenumber import Table, TurnReport, seat_key
 from cogs.seats import safe_name, seat_style
+from cogs.table.presenter import SeatInfo
 from storage.base import GameRecord, SeatRecord
 
 ACCENT = discord.Colour.from_rgb(88, 101, 242)
 DIGITS = range(rules.DIGIT_COUNT)
 
 
-def who(seat: SeatRecord) -> str:
+def who(seat: SeatRecord | SeatInfo) -> str:
+    """A seat's symbol, name (escaped) and a robot for an AI player."""
     style = seat_style(seat.seat)
     robot = " 🤖" if seat.is_ai else ""
-    return f"{style.symbol} {safe_name(seat.name)}{robot}"
+    name = seat.name if isinstance(seat, SeatInfo) else safe_name(seat.name)  # a SeatInfo's is escaped
+    return f"{style.symbol} {name}{robot}"
 
 
 def digits_text(digits: frozenset[int] | set[int], lang: str) -> str:
-    return " ".join(str(d) for d in sorted(digits)) or t("digits.none", lang)
+    return " ".join(str(d) for d in sorted(digits)) or t("thenumber.digits.none", lang)
 
 
 def duration(seconds: int, lang: str) -> str:
     m, s = divmod(seconds, 60)
     if m and s:
-        return t("time.min_s", lang, m=m, s=s)
-    return t("time.min", lang, m=m) if m else t("time.s", lang, s=s)
+        return t("thenumber.time.min_s", lang, m=m, s=s)
+    return t("thenumber.time.min", lang, m=m) if m else t("thenumber.time.s", lang, s=s)
 
 
 # Lobby ------------------------------------------------------------------------------------------
@@ -40,174 +45,179 @@ def lobby_embed(record: GameRecord, turn_seconds: int, lang: str,
                 host_passed: tuple[str, str] | None = None) -> discord.Embed:
     """The lobby; ``host_passed`` (old, new host) says who took over from a host who left."""
     seated = record.seated
-    lines = [f"{who(s)}{t('lobby.host', lang) if s.user_id == record.host_id else ''}" for s in seated]
-    embed = discord.Embed(title=t("lobby.title", lang), colour=ACCENT)
-    embed.description = t("lobby.description", lang, min=rules.MIN_SEATS, max=rules.MAX_SEATS, rounds=rules.ROUNDS,
+    lines = [f"{who(s)}{t('thenumber.lobby.host', lang) if s.user_id == record.host_id else ''}" for s in seated]
+    embed = discord.Embed(title=t("thenumber.lobby.title", lang), colour=ACCENT)
+    embed.description = t("thenumber.lobby.description", lang, min=rules.MIN_SEATS, max=rules.MAX_SEATS,
+                          rounds=rules.ROUNDS,
                           turns=rules.TURNS_PER_ROUND, per_turn=duration(turn_seconds, lang))
     if host_passed is not None:
         old, new = host_passed
-        embed.description += "\n" + t("lobby.host_passed", lang, old=safe_name(old), new=safe_name(new))
-    embed.add_field(name=t("lobby.seats", lang, taken=len(seated), max=rules.MAX_SEATS),
-                    value="\n".join(lines) or t("lobby.nobody", lang), inline=False)
+        embed.description += "\n" + t("core.lobby.host_passed", lang, old=safe_name(old), new=safe_name(new))
+    embed.add_field(name=t("thenumber.lobby.seats", lang, taken=len(seated), max=rules.MAX_SEATS),
+                    value="\n".join(lines) or t("thenumber.lobby.nobody", lang), inline=False)
     if len(seated) == rules.MIN_SEATS:
         low, high = rules.BEST_SEATS
-        embed.set_footer(text=t("lobby.two_players", lang, low=low, high=high))
+        embed.set_footer(text=t("thenumber.lobby.two_players", lang, low=low, high=high))
     return embed
 
 
 def lobby_closed_embed(record: GameRecord, headline: str, lang: str) -> discord.Embed:
     embed = discord.Embed(title="The Number", description=headline, colour=discord.Colour.dark_grey())
     if record.seated:
-        embed.add_field(name=t("lobby.players", lang), value="\n".join(who(s) for s in record.seated), inline=False)
+        embed.add_field(name=t("thenumber.lobby.players", lang), value="\n".join(who(s) for s in record.seated),
+                        inline=False)
     return embed
 
 
 # Turn status ------------------------------------------------------------------------------------
-def turn_title(state: GameState, lang: str) -> str:
-    return t("turn.title", lang, round=state.round, rounds=rules.ROUNDS, turn=state.turn, turns=rules.TURNS_PER_ROUND)
+def turn_title(view: PublicView, lang: str) -> str:
+    return t("thenumber.turn.title", lang, round=view.round, rounds=rules.ROUNDS, turn=view.turn,
+             turns=rules.TURNS_PER_ROUND)
 
 
-def status_embed(table: Table, lang: str) -> discord.Embed:
-    state, record = table.state, table.record
-    awaiting = {s.seat for s in table.awaiting()}
-    away = table.away()
+def status_embed(view: PublicView, seats: Sequence[SeatInfo], deadline: float | None, lang: str) -> discord.Embed:
     lines = []
-    for seat in record.seats:
+    for seat in seats:
         if seat.state != "seated":
-            mark = t("status.left" if seat.state == "left" else "status.kicked", lang)
-        elif state.is_exhausted(seat_key(seat)):
-            mark = t("status.sits_out", lang)
-        elif seat.seat in awaiting:
-            mark = t("status.choosing", lang) + (t("status.away", lang) if seat.seat in away else "")
+            mark = t("thenumber.status.left" if seat.state == "left" else "thenumber.status.kicked", lang)
+        elif str(seat.seat) in view.exhausted:
+            mark = t("thenumber.status.sits_out", lang)
+        elif seat.awaited:
+            mark = t("thenumber.status.choosing", lang) + (t("thenumber.status.away", lang) if seat.away else "")
         else:
-            mark = t("status.chosen", lang)
+            mark = t("thenumber.status.chosen", lang)
         lines.append(f"{who(seat)}: {mark}")
-    double = t("status.double", lang) if state.turn == rules.TURNS_PER_ROUND else ""
-    deadline = f"<t:{int(record.deadline)}:R>" if record.deadline else t("status.when_all", lang)
-    embed = discord.Embed(title=t("status.title", lang, turn_title=turn_title(state, lang)), colour=ACCENT)
-    embed.description = "\n".join([t("status.bonus", lang, bonus=rules.bonus_for(state.turn)) + double,
-                                   t("status.reveal_at", lang, deadline=deadline), t("status.how", lang)])
-    embed.add_field(name=t("status.players", lang), value="\n".join(lines), inline=False)
+    double = t("thenumber.status.double", lang) if view.turn == rules.TURNS_PER_ROUND else ""
+    when = f"<t:{int(deadline)}:R>" if deadline else t("thenumber.status.when_all", lang)
+    embed = discord.Embed(title=t("thenumber.status.title", lang, turn_title=turn_title(view, lang)), colour=ACCENT)
+    embed.description = "\n".join([t("thenumber.status.bonus", lang, bonus=rules.bonus_for(view.turn)) + double,
+                                   t("thenumber.status.reveal_at", lang, deadline=when), t("thenumber.status.how",
+                                                                                           lang)])
+    embed.add_field(name=t("thenumber.status.players", lang), value="\n".join(lines), inline=False)
     return embed
 
 
 # Reveal -----------------------------------------------------------------------------------------
-def result_line(seat: SeatRecord, r: SeatResult, lang: str) -> str:
+def result_line(seat: SeatInfo, r: SeatResult, lang: str) -> str:
     name = who(seat)
     if r.status is Status.APPROVED:
         first = int(r.number[0]) if r.number else 0
         parts = f"{first}×{rules.LAST_TURN_MULTIPLIER}" if r.points - r.bonus != first else f"{first}"
-        bonus = t("reveal.bonus", lang, bonus=r.bonus) if r.bonus else ""
-        return t("reveal.approved", lang, number=r.number, name=name, points=r.points, parts=parts, bonus=bonus)
+        bonus = t("thenumber.reveal.bonus", lang, bonus=r.bonus) if r.bonus else ""
+        return t("thenumber.reveal.approved", lang, number=r.number, name=name, points=r.points, parts=parts,
+                 bonus=bonus)
     if r.status is Status.ELIMINATED:
-        shared = t("reveal.and", lang).join(str(d) for d in r.shared)
-        return t("reveal.eliminated", lang, number=r.number, name=name, shared=shared, blocker=r.blocker)
+        shared = t("thenumber.reveal.and", lang).join(str(d) for d in r.shared)
+        return t("thenumber.reveal.eliminated", lang, number=r.number, name=name, shared=shared, blocker=r.blocker)
     if r.status is Status.INVALID:
-        return t("reveal.invalid", lang, number=r.number, name=name)
+        return t("thenumber.reveal.invalid", lang, number=r.number, name=name)
     if r.status is Status.MISSING:
-        return t("reveal.missing", lang, name=name)
-    return t("reveal.exhausted", lang, name=name)
+        return t("thenumber.reveal.missing", lang, name=name)
+    return t("thenumber.reveal.exhausted", lang, name=name)
 
 
 def board_line(crossed: frozenset[int]) -> str:
     return " ".join(f"~~{d}~~" if d in crossed else f"**{d}**" for d in DIGITS)
 
 
-def boards_text(record: GameRecord, crossed: dict[str, frozenset[int]]) -> str:
-    return "\n".join(f"{who(s)}: {board_line(crossed[seat_key(s)])}" for s in record.seats)
+def boards_text(seats: Sequence[SeatInfo], crossed: Mapping[str, frozenset[int]]) -> str:
+    return "\n".join(f"{who(s)}: {board_line(crossed[str(s.seat)])}" for s in seats)
 
 
-def reveal_embeds(report: TurnReport, lang: str) -> list[discord.Embed]:
-    record, outcome, after = report.table.record, report.outcome, report.table.state
-    seats = {seat_key(s): s for s in record.seats}
-    tower = [result_line(seats[k], r, lang) for k, r in outcome.tower()]
-    tower += [result_line(seats[k], r, lang) for k, r in outcome.results.items() if r.number is None]
-    embed = discord.Embed(title=t("reveal.title", lang, round=outcome.round, turn=outcome.turn), colour=ACCENT)
-    why = t("reveal.because_deadline" if report.reason == "deadline" else "reveal.because_all", lang)
-    embed.description = "\n".join([t("reveal.tower", lang), *tower, "", why])
+def reveal_embeds(outcome: TurnOutcome, before: PublicView, after: PublicView, seats: Sequence[SeatInfo],
+                  game_id: int, by_deadline: bool, lang: str) -> list[discord.Embed]:
+    """A turn's reveal: the tower of numbers, the boards after it, the scores (and a round's end, the end)."""
+    by_key = {str(s.seat): s for s in seats}
+    tower = [result_line(by_key[k], r, lang) for k, r in outcome.tower()]
+    tower += [result_line(by_key[k], r, lang) for k, r in outcome.results.items() if r.number is None]
+    embed = discord.Embed(title=t("thenumber.reveal.title", lang, round=outcome.round, turn=outcome.turn),
+                          colour=ACCENT)
+    why = t("thenumber.reveal.because_deadline" if by_deadline else "thenumber.reveal.because_all", lang)
+    embed.description = "\n".join([t("thenumber.reveal.tower", lang), *tower, "", why])
     # Boards as they stand after this turn, before a new round wipes them.
-    crossed = {k: report.before.crossed[k] | r.crossed for k, r in outcome.results.items()}
-    embed.add_field(name=t("reveal.boards", lang), value=boards_text(record, crossed), inline=False)
-    embed.add_field(name=t("reveal.scores", lang), value=scores_text(record, after), inline=False)
-    embed.set_footer(text=reveal_footer(record, lang))
+    crossed = {k: before.crossed[k] | r.crossed for k, r in outcome.results.items()}
+    embed.add_field(name=t("thenumber.reveal.boards", lang), value=boards_text(seats, crossed), inline=False)
+    embed.add_field(name=t("thenumber.reveal.scores", lang), value=scores_text(seats, after), inline=False)
+    embed.set_footer(text=reveal_footer(game_id, lang))
     embeds = [embed]
-    if report.round_ended:
-        embeds.append(round_end_embed(record, after, outcome.round, lang))
-    if report.finished:
-        embeds.append(final_embed(record, after, lang))
+    if outcome.turn == rules.TURNS_PER_ROUND:
+        embeds.append(round_end_embed(seats, after, outcome.round, lang))
+    if after.finished:
+        embeds.append(final_embed(seats, after, lang))
     return embeds
 
 
-def reveal_footer(record: GameRecord, lang: str) -> str:
+def reveal_footer(game_id: int, lang: str) -> str:
     """Names the game; with the title it identifies a reveal, so a restart can see it was posted."""
-    return t("reveal.footer", lang, game=record.id)
+    return t("thenumber.reveal.footer", lang, game=game_id)
 
 
-def scores_text(record: GameRecord, state: GameState) -> str:
-    ranked = sorted(record.seats, key=lambda s: -state.running_total(seat_key(s)))
-    return "\n".join(f"{who(s)}: **{state.running_total(seat_key(s))}**" for s in ranked)
+def scores_text(seats: Sequence[SeatInfo], view: PublicView) -> str:
+    ranked = sorted(seats, key=lambda s: -view.totals[str(s.seat)])
+    return "\n".join(f"{who(s)}: **{view.totals[str(s.seat)]}**" for s in ranked)
 
 
-def round_end_embed(record: GameRecord, state: GameState, round_no: int, lang: str) -> discord.Embed:
+def round_end_embed(seats: Sequence[SeatInfo], view: PublicView, round_no: int, lang: str) -> discord.Embed:
     lines = []
-    for s in record.seats:
-        key = seat_key(s)
-        lines.append(t("round_end.line", lang, name=who(s), turns=sum(state.points[key][round_no - 1]),
-                       crossed=state.round_bonus[key][round_no - 1], total=state.round_totals(key)[round_no - 1]))
+    for s in seats:
+        key = str(s.seat)
+        turns = sum(view.points[key][round_no - 1])
+        total = view.round_totals[key][round_no - 1]
+        lines.append(t("thenumber.round_end.line", lang, name=who(s), turns=turns, crossed=total - turns, total=total))
     if round_no < rules.ROUNDS:
-        lines.append(t("round_end.wiped", lang))
-    return discord.Embed(title=t("round_end.title", lang, round=round_no), description="\n".join(lines),
+        lines.append(t("thenumber.round_end.wiped", lang))
+    return discord.Embed(title=t("thenumber.round_end.title", lang, round=round_no), description="\n".join(lines),
                          colour=discord.Colour.gold())
 
 
-def final_embed(record: GameRecord, state: GameState, lang: str) -> discord.Embed:
-    scores = state.final_scores()
-    ranked = sorted(record.seats, key=lambda s: -scores[seat_key(s)])
-    winners = [s for s in record.seats if seat_key(s) in state.winners()]
+def final_embed(seats: Sequence[SeatInfo], view: PublicView, lang: str) -> discord.Embed:
+    scores = view.totals
+    ranked = sorted(seats, key=lambda s: -scores[str(s.seat)])
+    winners = [s for s in seats if str(s.seat) in view.winners]
     lines = []
     for s in ranked:
-        totals = " + ".join(str(total) for total in state.round_totals(seat_key(s)))
+        totals = " + ".join(str(total) for total in view.round_totals[str(s.seat)])
         crown = " 👑" if s in winners else ""
-        lines.append(f"{who(s)}: **{scores[seat_key(s)]}** ({totals}){crown}")
+        lines.append(f"{who(s)}: **{scores[str(s.seat)]}** ({totals}){crown}")
     names = ", ".join(who(s) for s in winners)
-    headline = t("final.shared_win" if len(winners) > 1 else "final.winner", lang, names=names)
-    return discord.Embed(title=t("final.title", lang), description="\n".join([headline, "", *lines]),
+    headline = t("thenumber.final.shared_win" if len(winners) > 1 else "thenumber.final.winner", lang, names=names)
+    return discord.Embed(title=t("thenumber.final.title", lang), description="\n".join([headline, "", *lines]),
                          colour=discord.Colour.gold())
 
 
 # /score and /digits ---------------------------------------------------------------------------
-def score_embed(table: Table, lang: str) -> discord.Embed:
-    record, state = table.record, table.state
-    embed = discord.Embed(title=t("score.title", lang), colour=ACCENT)
-    for s in record.seats:
-        key = seat_key(s)
+def score_embed(view: PublicView, seats: Sequence[SeatInfo], status: str, lang: str) -> discord.Embed:
+    embed = discord.Embed(title=t("thenumber.score.title", lang), colour=ACCENT)
+    for s in seats:
+        key = str(s.seat)
         rounds = []
-        for r, turns in enumerate(state.points[key]):
+        closed = view.round_totals[key]
+        for r, turns in enumerate(view.points[key]):
             if not turns and r > 0:
                 continue
             cells = " · ".join(str(p) for p in turns) or "-"
-            if r < len(state.round_bonus[key]):
-                rounds.append(t("score.round_done", lang, round=r + 1, cells=cells, crossed=state.round_bonus[key][r],
-                                total=state.round_totals(key)[r]))
+            if r < len(closed):
+                rounds.append(t("thenumber.score.round_done", lang, round=r + 1, cells=cells,
+                                crossed=closed[r] - sum(turns),
+                                total=closed[r]))
             else:
-                rounds.append(t("score.round_open", lang, round=r + 1, cells=cells))
-        rounds.append(t("score.total", lang, total=state.running_total(key)))
+                rounds.append(t("thenumber.score.round_open", lang, round=r + 1, cells=cells))
+        rounds.append(t("thenumber.score.total", lang, total=view.totals[key]))
         embed.add_field(name=who(s)[:256], value="\n".join(rounds), inline=False)
-    if record.status == "running":
-        waiting = ", ".join(who(s) for s in table.awaiting()) or t("score.nobody", lang)
-        embed.description = t("score.waiting", lang, turn_title=turn_title(state, lang), names=waiting)
-    elif record.status == "finished":
-        embed.description = t("score.final", lang)
+    if status == "running":
+        waiting = ", ".join(who(s) for s in seats if s.awaited) or t("thenumber.score.nobody", lang)
+        embed.description = t("thenumber.score.waiting", lang, turn_title=turn_title(view, lang), names=waiting)
+    elif status == "finished":
+        embed.description = t("thenumber.score.final", lang)
     return embed
 
 
-def digits_embed(seat: SeatRecord, state: GameState, lang: str) -> discord.Embed:
-    key = seat_key(seat)
-    crossed = state.crossed[key]
-    embed = discord.Embed(title=t("digits.title", lang, name=safe_name(seat.name)),
-                          colour=seat_style(seat.seat).colour)
-    embed.description = t("digits.description", lang, board=board_line(crossed),
-                          available=digits_text(state.available(key), lang), crossed=len(crossed))
+def digits_embed(seat: SeatInfo, view: PublicView, lang: str) -> discord.Embed:
+    crossed = view.crossed[str(seat.seat)]
+    available = frozenset(DIGITS) - crossed
+    embed = discord.Embed(title=t("thenumber.digits.title", lang, name=seat.name), colour=seat_style(seat.seat).colour)
+    embed.description = t("thenumber.digits.description", lang, board=board_line(crossed),
+                          available=digits_text(available, lang), crossed=len(crossed))
     return embed
 
 
@@ -215,24 +225,22 @@ def digits_embed(seat: SeatRecord, state: GameState, lang: str) -> discord.Embed
 def ack_text(number: str, channel_id: int, changed: bool, complete: bool, lang: str, *, round_no: int,
              turn: int) -> str:
     """Sent ONLY to the author of ``number``; names the turn it counts for (a DM may cross a reveal)."""
-    text = t("ack.changed" if changed else "ack.locked", lang, number=number, channel=f"<#{channel_id}>",
+    text = t("thenumber.ack.changed" if changed else "thenumber.ack.locked", lang, number=number,
+             channel=f"<#{channel_id}>",
              round=round_no, turn=turn)
-    return text + (t("ack.complete", lang) if complete else "")
+    return text + (t("thenumber.ack.complete", lang) if complete else "")
 
 
 def join_dm_text(channel_id: int, lang: str) -> str:
-    return t("dm.join", lang, channel=f"<#{channel_id}>")
-
-
-def reminder_text(channel_id: int, state: GameState, seconds_left: int, lang: str) -> str:
-    return t("dm.reminder", lang, seconds=seconds_left, turn=state.turn, round=state.round, channel=f"<#{channel_id}>")
+    return t("thenumber.dm.join", lang, channel=f"<#{channel_id}>")
 
 
 def rules_embed(lang: str) -> discord.Embed:
-    embed = discord.Embed(title=t("rules.title", lang), colour=ACCENT)
-    embed.description = t("rules.body", lang, min=rules.MIN_SEATS, max=rules.MAX_SEATS, rounds=rules.ROUNDS,
+    embed = discord.Embed(title=t("thenumber.rules.title", lang), colour=ACCENT)
+    embed.description = t("thenumber.rules.body", lang, min=rules.MIN_SEATS, max=rules.MAX_SEATS, rounds=rules.ROUNDS,
                           turns=rules.TURNS_PER_ROUND)
-    bonus = " · ".join(t("rules.bonus_item", lang, turn=i, bonus=b) for i, b in enumerate(rules.TURN_BONUS, start=1))
-    embed.add_field(name=t("rules.bonus_title", lang), value=bonus, inline=False)
+    bonus = " · ".join(t("thenumber.rules.bonus_item", lang, turn=i, bonus=b) for i, b in enumerate(rules.TURN_BONUS,
+                                                                                                    start=1))
+    embed.add_field(name=t("thenumber.rules.bonus_title", lang), value=bonus, inline=False)
     return embed
 

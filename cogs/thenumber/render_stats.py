@@ -7,9 +7,10 @@ from bot.games.thenumber import rules
 from bot.games.thenumber.check import SeatResult, Status
 from bot.games.thenumber.engine import GameState
 from bot.i18n import t
-from bot.services.thenumber import seat_key
 from cogs.table.stats_render import ACCENT, who
 from storage.base import GameRecord
+
+from .records import seat_key
 
 EMBED_BUDGET = 5800  # Discord allows 6000 characters across a message's embeds
 

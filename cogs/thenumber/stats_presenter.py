@@ -10,13 +10,13 @@ from typing import Any
 from bot.core.game import Game
 from bot.core.stats import PlayerStats
 from bot.i18n import t
-from bot.services.thenumber import TheNumberService, rebuild
 from cogs.table.stats import StatsPresenter
 from cogs.table.stats_render import Field, percent
 from storage.base import GameRecord
 
 from . import render_stats
 from .chart import final_chart_file
+from .records import rebuild, replay_script
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,4 +68,4 @@ class TheNumberStats(StatsPresenter):
 
 def export_bytes(record: GameRecord) -> bytes:
     """The game as a ``python -m bot replay`` table script, as the attachment's bytes."""
-    return (json.dumps(TheNumberService.replay_script(record), ensure_ascii=False, indent=1) + "\n").encode()
+    return (json.dumps(replay_script(record), ensure_ascii=False, indent=1) + "\n").encode()

@@ -23,12 +23,12 @@ from .errors import BadSeating, GameOver, MalformedNumber, NotSeated, SitsOut, T
 KIND = "number"  # the prompt's kind: the presenter asks for a three-digit number
 FIELD = "number"  # the one key of an action: {"number": "513"}
 
-# The bounds of /thenumber start's turn_seconds (cogs/thenumber/cog.py) and of Settings.turn_seconds.
+# The bounds of /thenumber start's turn_seconds (cogs/thenumber/__init__.py) and of Settings.turn_seconds.
 TURN_SECONDS = Option("turn_seconds", default=120, min=15, max=3600)
 
 
 # The engine's typed errors, each also a RuleError: the core catches RuleError, while the presenter (and
-# bot/games/thenumber/messages.py refusal) keeps telling them apart by their own type.
+# bot/i18n/thenumber.py refusal) keeps telling them apart by their own type.
 _AS_RULE_ERROR: dict[type[TheNumberError], type[RuleError]] = {
     kind: type(kind.__name__, (RuleError, kind), {"__module__": __name__, "__qualname__": kind.__name__})
     for kind in (MalformedNumber, UnavailableDigit, NotSeated, SitsOut, GameOver, BadSeating)
@@ -57,7 +57,7 @@ def number_of(action: Any) -> str:
 
 
 def player(seat: Seat) -> str:
-    """The engine's name for ``seat`` (bot/services/thenumber.py seat_key says the same)."""
+    """The engine's name for ``seat`` (cogs/thenumber/records.py seat_key says the same)."""
     return str(seat)
 
 
@@ -166,3 +166,20 @@ class TheNumber:
 
 
 GAME: Game[GameState, PublicView | SeatView, TurnOutcome] = TheNumber()
+
+
+def turn_payload(numbers: Mapping[str, str], reason: str, timed_out: Any = ()) -> dict[str, Any]:
+    """A revealed turn as the core stores every step: ``{"step": {"0": {"number": "513"}}, "reason",
+    "timed_out"}`` (seats in order; a missing seat is absent from the step). For tools that write logs."""
+    step = {k: {FIELD: numbers[k]} for k in sorted(numbers, key=int)}
+    return {"step": step, "reason": reason, "timed_out": sorted(timed_out)}
+
+
+def turn_numbers(payload: Mapping[str, Any]) -> dict[str, str]:
+    """The numbers a stored turn revealed, by seat key (the inverse of :func:`turn_payload`)."""
+    return {k: action[FIELD] for k, action in payload["step"].items()}
+
+
+def phase_of(state: GameState) -> int:
+    """The step counter of ``state``: one step per turn."""
+    return (state.round - 1) * rules.TURNS_PER_ROUND + (state.turn - 1)

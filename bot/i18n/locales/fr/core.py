@@ -1,4 +1,6 @@
-"""Le front Discord commun à tous les jeux (salon d'attente, boutons, refus, MP) : français."""
+"""Le front commun de tous les jeux (salon, boutons, places, refus, MP, règles de table) : français.
+
+Ne nomme aucun jeu."""
 
 MESSAGES = {
     "core.lobby.title": "{game} : prenez place",
@@ -29,4 +31,64 @@ MESSAGES = {
     "core.cmd.board": "plateau",
     "core.cmd.board.desc": "Le plateau d'un joueur dans la partie ici (ou dans la vôtre)",
     "core.cmd.board.player": "Le plateau de qui (par défaut : le vôtre)",
+    "core.dm.no_game": ("Vous n'êtes dans aucune partie. Lancez-en une dans un salon avec {start}, ou "
+                        "rejoignez-en une avec son bouton **Rejoindre** ; envoyez-moi ensuite vos coups ici."),
+    "core.dm.stopped": ("Votre partie de {game} dans {channel} a été arrêtée : {why}. Tout ce qui a été joué est "
+                        "enregistré."),
+    "core.stop.channel_deleted": "le salon a été supprimé",
+    "core.stop.no_permission": "je n'ai plus le droit d'écrire dans ce salon",
+    "core.reply.joined": "Vous avez pris une place. L'hôte lance la partie.",
+    "core.reply.left_table": "Vous avez quitté la table.",
+    "core.reply.left_game": "Vous avez quitté la partie ; elle continue sans vous.",
+    "core.reply.kicked": "{name} ne joue plus dans cette partie.",
+    "core.reply.language_set": "Désormais, je parle {language} sur ce serveur.",
+    "core.reply.language_auto": "Désormais, je suis la langue Discord de chacun sur ce serveur.",
+    "core.language.en": "anglais",
+    "core.language.fr": "français",
+    "core.error.generic": "Un problème est survenu de mon côté. La partie est enregistrée ; réessayez.",
+    "core.error.not_saved": "Je n'ai pas pu enregistrer cela, réessayez dans un instant.",
+    "core.error.no_game_here": "Il n'y a pas de partie dans ce salon. Lancez-en une avec {start}.",
+    "core.error.not_in_game": "Vous ne jouez pas dans cette partie.",
+    "core.error.not_host.start": "Seul l'hôte peut lancer la partie.",
+    "core.error.not_host.cancel": ("Seul l'hôte peut annuler la partie (ou un membre avec la permission Gérer le "
+                                   "serveur)."),
+    "core.error.not_host.add_ai": "Seul l'hôte peut ajouter des IA.",
+    "core.error.not_host.kick": "Seul l'hôte peut retirer un joueur.",
+    "core.error.not_started": "La partie n'a pas encore commencé.",
+    "core.error.over": "Cette partie est terminée.",
+    "core.error.cancelled": "Cette partie a été annulée.",
+    "core.error.not_running": "Cette partie n'est pas en cours.",
+    "core.error.not_enough": "Il faut au moins {count} joueurs pour commencer.",
+    "core.error.already_seated": "Vous avez déjà une place dans cette partie.",
+    "core.error.already_started": "La partie a déjà commencé.",
+    "core.error.kick_in_lobby": "La partie n'a pas commencé ; les joueurs peuvent simplement quitter la table.",
+    "core.error.not_playing_name": "{name} ne joue pas dans cette partie.",
+    "core.error.no_game_anywhere": "Aucune partie n'est en cours ici, et vous ne jouez dans aucune.",
+    "core.error.channel_busy": "Il y a déjà une partie dans ce salon.",
+    "core.error.already_playing": "Vous jouez déjà dans {channel}.",
+    "core.error.full": "Toutes les places sont prises.",
+    "core.error.need_manage": "Seul un membre avec la permission Gérer le serveur peut changer la langue du bot.",
+    "core.error.not_your_turn": "Ce n'est pas votre tour : la partie attend quelqu'un d'autre.",
+    "core.error.not_finished": "Cette partie n'est pas terminée : elle pourra être exportée à la fin.",
+    "core.error.bad_option": "L'option {name} doit valoir {allowed}.",
+    "core.error.option_seats": "L'option {name} demande de {low} à {high} joueurs.",
+    "core.lobby.host_passed": "{old} a quitté la table : {new} est maintenant l'hôte.",
+    "core.game.abandoned": ("La partie est abandonnée : il reste moins de deux joueurs. Elle ne compte dans aucune "
+                            "statistique."),
+    "core.reply.left_abandoned": ("Vous avez quitté la partie. Avec moins de deux joueurs restants, elle est "
+                                  "abandonnée et ne compte dans aucune statistique."),
+    "core.reply.kicked_abandoned": ("{name} ne joue plus. Avec moins de deux joueurs restants, la partie est "
+                                    "abandonnée et ne compte dans aucune statistique."),
+    "core.stop.guild_removed": "le bot a été retiré de ce serveur",
+    "core.error.guild_only": "Les parties se jouent sur un serveur : utilisez cette commande dans un salon de serveur.",
+    "core.error.ai_level": "Ce niveau d'IA n'existe pas ; choisissez parmi : {levels}.",
+    "core.error.missing_permissions": ("Je ne peux pas mener une partie dans ce salon : il me manque ici la "
+                                       "permission {permissions}. Demandez à un administrateur du serveur de me "
+                                       "l'accorder, puis réessayez."),
+    "core.perm.view_channel": "Voir le salon",
+    "core.perm.send_messages": "Envoyer des messages",
+    "core.perm.send_messages_in_threads": "Envoyer des messages dans les fils",
+    "core.perm.embed_links": "Intégrer des liens",
+    "core.perm.attach_files": "Joindre des fichiers",
+    "core.dm.blocked": "Je ne peux pas vous écrire en privé : jouez avec les boutons des messages de tour.",
 }

@@ -1,0 +1,119 @@
+"""The Number on Discord and in the terminal: English."""
+
+MESSAGES = {
+    "thenumber.lobby.title": "The Number: join the table",
+    "thenumber.lobby.description": ("Everyone secretly picks a three-digit number each turn; a number sharing a "
+                                    "digit with any smaller one is eliminated. {min}-{max} players, {rounds} rounds "
+                                    "of {turns} turns, {per_turn} per turn.\nPress **Join** to take a seat; the host "
+                                    "presses **Start**."),
+    "thenumber.lobby.seats": "Seats ({taken}/{max})",
+    "thenumber.lobby.nobody": "nobody yet",
+    "thenumber.lobby.host": " (host)",
+    "thenumber.lobby.two_players": "Two players can play, but {low}-{high} play best.",
+    "thenumber.lobby.players": "Players",
+    "thenumber.lobby.started": "The game has started: choose your numbers below.",
+    "thenumber.lobby.cancelled_by": "Cancelled by {name}.",
+    "thenumber.lobby.everyone_left": "Everyone left; the table is closed.",
+    "thenumber.time.min_s": "{m} min {s} s",
+    "thenumber.time.min": "{m} min",
+    "thenumber.time.s": "{s} s",
+    "thenumber.button.join": "Join",
+    "thenumber.button.leave": "Leave",
+    "thenumber.button.start": "Start",
+    "thenumber.button.cancel": "Cancel",
+    "thenumber.button.choose": "Choose secretly",
+    "thenumber.ai.placeholder": "Add an AI player (host)…",
+    "thenumber.ai.option": "Add an AI player ({level})",
+    "thenumber.ai.level.easy": "easy",
+    "thenumber.ai.level.normal": "normal",
+    "thenumber.ai.level.hard": "hard",
+    "thenumber.modal.title": "Round {round}, turn {turn}: your number",
+    "thenumber.modal.label": "Your number (three digits)",
+    "thenumber.modal.placeholder": "e.g. 407",
+    "thenumber.turn.title": "Round {round} of {rounds} · Turn {turn} of {turns}",
+    "thenumber.status.title": "{turn_title}: choose your number",
+    "thenumber.status.bonus": "Biggest approved number gets **+{bonus}**.",
+    "thenumber.status.double": " First digits count **double** this turn.",
+    "thenumber.status.reveal_at": "Reveal {deadline}, or as soon as everyone has chosen.",
+    "thenumber.status.when_all": "when everyone has chosen",
+    "thenumber.status.how": "Press **Choose secretly** or send me your number in a DM.",
+    "thenumber.status.players": "Players",
+    "thenumber.status.left": "left the game",
+    "thenumber.status.kicked": "removed by the host",
+    "thenumber.status.sits_out": "sits out (no digit left)",
+    "thenumber.status.choosing": "⏳ choosing",
+    "thenumber.status.away": " · away",
+    "thenumber.status.chosen": "✅ has chosen",
+    "thenumber.reveal.title": "Round {round} · Turn {turn}: reveal",
+    "thenumber.reveal.footer": "Game #{game}",
+    "thenumber.reveal.tower": "Biggest on top:",
+    "thenumber.reveal.approved": "`{number}` {name}: ✅ approved, **{points}** ({parts}{bonus})",
+    "thenumber.reveal.bonus": " + {bonus} bonus 🏆",
+    "thenumber.reveal.eliminated": "`{number}` {name}: ❌ eliminated, shares {shared} with {blocker}",
+    "thenumber.reveal.and": " and ",
+    "thenumber.reveal.invalid": "`{number}` {name}: 🚫 invalid, uses a crossed-off digit",
+    "thenumber.reveal.missing": "`---` {name}: ⌛ missing, no number in time (0, keeps every digit)",
+    "thenumber.reveal.exhausted": "`---` {name}: 💤 sits out, every digit crossed off",
+    "thenumber.reveal.because_deadline": "*Revealed because the timer ran out.*",
+    "thenumber.reveal.because_all": "*Revealed because everyone has chosen.*",
+    "thenumber.reveal.boards": "Boards (crossed digits struck through)",
+    "thenumber.reveal.scores": "Scores",
+    "thenumber.round_end.title": "End of round {round}",
+    "thenumber.round_end.line": "{name}: {turns} from turns + {crossed} crossed digits = **{total}**",
+    "thenumber.round_end.wiped": "Boards are wiped for round 2.",
+    "thenumber.final.title": "Game over",
+    "thenumber.final.shared_win": "Shared win: {names}!",
+    "thenumber.final.winner": "Winner: {names}!",
+    "thenumber.score.title": "The Number: scoreboard",
+    "thenumber.score.round_done": "R{round}: {cells} + {crossed} crossed = {total}",
+    "thenumber.score.round_open": "R{round}: {cells}",
+    "thenumber.score.total": "Total **{total}**",
+    "thenumber.score.waiting": "{turn_title}. Still to choose: {names}.",
+    "thenumber.score.nobody": "nobody",
+    "thenumber.score.final": "Final scores.",
+    "thenumber.digits.title": "Board of {name}",
+    "thenumber.digits.description": "{board}\nAvailable: {available} · crossed off: {crossed}",
+    "thenumber.list.and": " and ",
+    "thenumber.digits.none": "none",
+    "thenumber.ack.locked": ("Locked in {number} for round {round}, turn {turn} of the game in {channel}; you can "
+                             "change it until the reveal."),
+    "thenumber.ack.changed": ("Changed to {number} for round {round}, turn {turn} of the game in {channel}; you can "
+                              "change it until the reveal."),
+    "thenumber.ack.complete": " Everyone has chosen: revealing now.",
+    "thenumber.dm.join": ("You joined The Number in {channel}. When a turn starts, send me your three-digit number "
+                          "here (like 407), or press **Choose secretly** on the turn's message. You can change it "
+                          "until the reveal. `/thenumber rules` explains the game."),
+    "thenumber.dm.reminder": ("⏰ {seconds} s left to choose your number for turn {turn} of round {round} in "
+                              "{channel}. Reply here with three digits."),
+    "thenumber.dm.lobby": "The game in {channel} has not started yet; send your number once it has.",
+    "thenumber.dm.blocked": ("I can't send you DMs, so use the **Choose secretly** button on each turn's message to "
+                             "pick your number (only you will see it)."),
+    "thenumber.refuse.malformed": "That is not a number you can play: it must be three digits, like {example}.",
+    "thenumber.refuse.available": " Your available digits: {digits}.",
+    "thenumber.refuse.unavailable.one": "You can't play {number}: {digit} is crossed off; available: {available}.",
+    "thenumber.refuse.unavailable.many": "You can't play {number}: {digits} are crossed off; available: {available}.",
+    "thenumber.refuse.sits_out": ("You can't choose now: every digit is crossed off; you sit out the rest of this "
+                                  "round."),
+    "thenumber.refuse.game_over": "You can't choose now: the game is over.",
+    "thenumber.refuse.not_seated": "You are not playing in this game.",
+    "thenumber.error.options": "Turn seconds must be 15-3600 and AI players 0-4.",
+    "thenumber.error.sits_out": "Every digit on your board is crossed off: you sit out until the round ends.",
+    "thenumber.error.turn_over": "That turn is already over. Use the newest turn message to choose.",
+    "thenumber.error.turn_over_now": ("That turn is over, so that number was not saved. Now it is round {round}, "
+                                      "turn {turn}: choose again for this turn."),
+    "thenumber.rules.title": "The Number: how to play",
+    "thenumber.rules.body": ("**{min}-{max} players, {rounds} rounds of {turns} turns.**\n1. **Choose.** Everyone "
+                             "privately picks a number from 000 to 999 using only digits still on their board "
+                             "(repeats like 111 are fine).\n2. **Check.** All numbers are shown, biggest on top. A "
+                             "number that has a digit in common with any smaller number is eliminated, even if that "
+                             "smaller one is eliminated too. Equal numbers never knock each other out.\n3. "
+                             "**Score.** An approved number scores its first digit; the biggest approved number also "
+                             "takes the turn's bonus (shared if several wrote it). On the last turn of a round the "
+                             "first digit counts double before the bonus. Approved numbers cross their digits off "
+                             "the board; eliminated ones cost nothing.\n4. **Round end.** Each crossed-off digit is "
+                             "worth 1 point. Boards are wiped for round 2.\nNo digit left? You sit out until the "
+                             "round ends. No number in time? 0 for that turn.\nThe highest total after two rounds "
+                             "wins; ties share the win."),
+    "thenumber.rules.bonus_title": "Bonus for the biggest approved number",
+    "thenumber.rules.bonus_item": "turn {turn}: +{bonus}",
+}

@@ -1,0 +1,125 @@
+"""The Number sur Discord et dans le terminal : français."""
+
+MESSAGES = {
+    "thenumber.lobby.title": "The Number : prenez place",
+    "thenumber.lobby.description": ("À chaque tour, chacun choisit en secret un nombre à trois chiffres ; un nombre "
+                                    "qui a un chiffre en commun avec un nombre plus petit est éliminé. {min} à {max} "
+                                    "joueurs, {rounds} manches de {turns} tours, {per_turn} par tour.\nAppuyez sur "
+                                    "**Rejoindre** pour prendre une place ; l'hôte appuie sur **Lancer**."),
+    "thenumber.lobby.seats": "Places ({taken}/{max})",
+    "thenumber.lobby.nobody": "personne pour l'instant",
+    "thenumber.lobby.host": " (hôte)",
+    "thenumber.lobby.two_players": "On peut jouer à deux, mais le jeu est meilleur de {low} à {high}.",
+    "thenumber.lobby.players": "Joueurs",
+    "thenumber.lobby.started": "La partie a commencé : choisissez vos nombres ci-dessous.",
+    "thenumber.lobby.cancelled_by": "Annulée par {name}.",
+    "thenumber.lobby.everyone_left": "Tout le monde est parti ; la table est fermée.",
+    "thenumber.time.min_s": "{m} min {s} s",
+    "thenumber.time.min": "{m} min",
+    "thenumber.time.s": "{s} s",
+    "thenumber.button.join": "Rejoindre",
+    "thenumber.button.leave": "Quitter",
+    "thenumber.button.start": "Lancer",
+    "thenumber.button.cancel": "Annuler",
+    "thenumber.button.choose": "Choisir en secret",
+    "thenumber.ai.placeholder": "Ajouter une IA (hôte)…",
+    "thenumber.ai.option": "Ajouter une IA ({level})",
+    "thenumber.ai.level.easy": "facile",
+    "thenumber.ai.level.normal": "normale",
+    "thenumber.ai.level.hard": "difficile",
+    "thenumber.modal.title": "Manche {round}, tour {turn} : votre nombre",
+    "thenumber.modal.label": "Votre nombre (trois chiffres)",
+    "thenumber.modal.placeholder": "par ex. 407",
+    "thenumber.turn.title": "Manche {round} sur {rounds} · Tour {turn} sur {turns}",
+    "thenumber.status.title": "{turn_title} : choisissez votre nombre",
+    "thenumber.status.bonus": "Le plus grand nombre validé gagne **+{bonus}**.",
+    "thenumber.status.double": " Le premier chiffre compte **double** à ce tour.",
+    "thenumber.status.reveal_at": "Révélation {deadline}, ou dès que tout le monde a choisi.",
+    "thenumber.status.when_all": "quand tout le monde aura choisi",
+    "thenumber.status.how": "Appuyez sur **Choisir en secret** ou envoyez-moi votre nombre en message privé.",
+    "thenumber.status.players": "Joueurs",
+    "thenumber.status.left": "a quitté la partie",
+    "thenumber.status.kicked": "retiré par l'hôte",
+    "thenumber.status.sits_out": "passe son tour (plus aucun chiffre)",
+    "thenumber.status.choosing": "⏳ réfléchit",
+    "thenumber.status.away": " · absent",
+    "thenumber.status.chosen": "✅ a choisi",
+    "thenumber.reveal.title": "Manche {round} · Tour {turn} : révélation",
+    "thenumber.reveal.footer": "Partie n° {game}",
+    "thenumber.reveal.tower": "Du plus grand au plus petit :",
+    "thenumber.reveal.approved": "`{number}` {name} : ✅ validé, **{points}** ({parts}{bonus})",
+    "thenumber.reveal.bonus": " + {bonus} de bonus 🏆",
+    "thenumber.reveal.eliminated": "`{number}` {name} : ❌ éliminé, partage le {shared} avec {blocker}",
+    "thenumber.reveal.and": " et le ",
+    "thenumber.reveal.invalid": "`{number}` {name} : 🚫 invalide, utilise un chiffre barré",
+    "thenumber.reveal.missing": "`---` {name} : ⌛ absent, pas de nombre à temps (0, garde tous ses chiffres)",
+    "thenumber.reveal.exhausted": "`---` {name} : 💤 passe son tour, tous ses chiffres sont barrés",
+    "thenumber.reveal.because_deadline": "*Révélé car le temps est écoulé.*",
+    "thenumber.reveal.because_all": "*Révélé car tout le monde a choisi.*",
+    "thenumber.reveal.boards": "Plateaux (chiffres barrés)",
+    "thenumber.reveal.scores": "Scores",
+    "thenumber.round_end.title": "Fin de la manche {round}",
+    "thenumber.round_end.line": "{name} : {turns} des tours + {crossed} chiffres barrés = **{total}**",
+    "thenumber.round_end.wiped": "Les plateaux sont effacés pour la manche 2.",
+    "thenumber.final.title": "Fin de la partie",
+    "thenumber.final.shared_win": "Victoire partagée : {names} !",
+    "thenumber.final.winner": "Victoire : {names} !",
+    "thenumber.score.title": "The Number : tableau des scores",
+    "thenumber.score.round_done": "M{round} : {cells} + {crossed} barrés = {total}",
+    "thenumber.score.round_open": "M{round} : {cells}",
+    "thenumber.score.total": "Total **{total}**",
+    "thenumber.score.waiting": "{turn_title}. Doivent encore choisir : {names}.",
+    "thenumber.score.nobody": "personne",
+    "thenumber.score.final": "Scores finaux.",
+    "thenumber.digits.title": "Plateau de {name}",
+    "thenumber.digits.description": "{board}\nDisponibles : {available} · barrés : {crossed}",
+    "thenumber.list.and": " et ",
+    "thenumber.digits.none": "aucun",
+    "thenumber.ack.locked": ("{number} enregistré pour la manche {round}, tour {turn} de la partie de {channel} ; "
+                             "vous pouvez le changer jusqu'à la révélation."),
+    "thenumber.ack.changed": ("Remplacé par {number} pour la manche {round}, tour {turn} de la partie de {channel} ; "
+                              "vous pouvez le changer jusqu'à la révélation."),
+    "thenumber.ack.complete": " Tout le monde a choisi : révélation immédiate.",
+    "thenumber.dm.join": ("Vous avez rejoint The Number dans {channel}. À chaque tour, envoyez-moi ici votre nombre "
+                          "à trois chiffres (par exemple 407), ou appuyez sur **Choisir en secret** sous le message "
+                          "du tour. Vous pouvez le changer jusqu'à la révélation. `/thenumber rules` explique le jeu."),
+    "thenumber.dm.reminder": ("⏰ Plus que {seconds} s pour choisir votre nombre du tour {turn} de la manche {round} "
+                              "dans {channel}. Répondez ici avec trois chiffres."),
+    "thenumber.dm.lobby": ("La partie de {channel} n'a pas encore commencé ; envoyez votre nombre quand elle aura "
+                           "démarré."),
+    "thenumber.dm.blocked": ("Je ne peux pas vous envoyer de messages privés : utilisez le bouton **Choisir en "
+                             "secret** sous le message de chaque tour pour choisir votre nombre (vous seul le "
+                             "verrez)."),
+    "thenumber.refuse.malformed": "Ce n'est pas un nombre jouable : il faut trois chiffres, par exemple {example}.",
+    "thenumber.refuse.available": " Vos chiffres disponibles : {digits}.",
+    "thenumber.refuse.unavailable.one": ("Vous ne pouvez pas jouer {number} : le {digit} est barré ; disponibles : "
+                                         "{available}."),
+    "thenumber.refuse.unavailable.many": ("Vous ne pouvez pas jouer {number} : les {digits} sont barrés ; "
+                                          "disponibles : {available}."),
+    "thenumber.refuse.sits_out": ("Vous ne pouvez pas choisir : tous vos chiffres sont barrés, vous passez votre "
+                                  "tour jusqu'à la fin de la manche."),
+    "thenumber.refuse.game_over": "Vous ne pouvez pas choisir : la partie est terminée.",
+    "thenumber.refuse.not_seated": "Vous ne jouez pas dans cette partie.",
+    "thenumber.error.options": "La durée d'un tour doit être de 15 à 3600 secondes et le nombre d'IA de 0 à 4.",
+    "thenumber.error.sits_out": ("Tous les chiffres de votre plateau sont barrés : vous passez votre tour jusqu'à la "
+                                 "fin de la manche."),
+    "thenumber.error.turn_over": "Ce tour est déjà terminé. Utilisez le message du tour le plus récent pour choisir.",
+    "thenumber.error.turn_over_now": ("Ce tour est terminé, ce nombre n'a donc pas été enregistré. C'est maintenant "
+                                      "la manche {round}, tour {turn} : choisissez à nouveau pour ce tour."),
+    "thenumber.rules.title": "The Number : comment jouer",
+    "thenumber.rules.body": ("**{min} à {max} joueurs, {rounds} manches de {turns} tours.**\n1. **Choisir.** Chacun "
+                             "choisit en secret un nombre de 000 à 999 avec les seuls chiffres encore libres sur son "
+                             "plateau (les répétitions comme 111 sont permises).\n2. **Vérifier.** Tous les nombres "
+                             "sont montrés, le plus grand en haut. Un nombre qui a un chiffre en commun avec un "
+                             "nombre plus petit est éliminé, même si ce plus petit est lui-même éliminé. Deux "
+                             "nombres identiques ne s'éliminent jamais.\n3. **Marquer.** Un nombre validé rapporte "
+                             "son premier chiffre ; le plus grand nombre validé gagne aussi le bonus du tour "
+                             "(partagé si plusieurs l'ont écrit). Au dernier tour d'une manche, le premier chiffre "
+                             "compte double avant le bonus. Les chiffres d'un nombre validé sont barrés ; un nombre "
+                             "éliminé ne coûte rien.\n4. **Fin de manche.** Chaque chiffre barré vaut 1 point. Les "
+                             "plateaux sont effacés pour la manche 2.\nPlus aucun chiffre ? Vous passez jusqu'à la "
+                             "fin de la manche. Pas de nombre à temps ? 0 pour ce tour.\nLe plus haut total après "
+                             "deux manches gagne ; les égalités partagent la victoire."),
+    "thenumber.rules.bonus_title": "Bonus du plus grand nombre validé",
+    "thenumber.rules.bonus_item": "tour {turn} : +{bonus}",
+}

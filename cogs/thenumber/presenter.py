@@ -1,0 +1,189 @@
+"""The Number's presenter for the shared front end (cogs/table): every message, from views and events.
+
+The Number tells each turn in a message of its own (the reveal, then a new turn message: see the ``report``
+hook in cogs/table/presenter.py), words a few shared sentences its own way, and keeps the nonces of the
+messages it posted before it moved onto the shared front end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import discord
+
+from bot.core.game import Action, Prompt, RuleError, Seat
+from bot.games.thenumber import rules
+from bot.games.thenumber.engine import GameState, PublicView, new_game, play_turn
+from bot.games.thenumber.errors import SitsOut, TheNumberError
+from bot.games.thenumber.game import FIELD, SeatView, table_of
+from bot.i18n import LANGUAGES, t
+from bot.i18n.thenumber import refusal
+from cogs.table.presenter import Card, Happened, Inputs, Picture, SeatInfo, TextInput
+from storage.base import GameRecord
+
+from . import render
+from .chart import chart_filename, final_chart_png
+
+KEY = rules.GAME_KEY
+NUMBER_FIELD_ID = "number"  # the modal's text input, as before the shared front end
+
+
+def state_of(view: PublicView) -> GameState:
+    """The engine state behind a table's view, replayed from its revealed turns (public: every number in the
+    history was revealed), for the score-race chart."""
+    state = new_game(view.players)
+    for outcome in view.history:
+        state, _ = play_turn(state, {k: r.number for k, r in outcome.results.items() if r.number is not None})
+    return state
+
+
+class TheNumberPresenter:
+    key = KEY
+    colour = render.ACCENT
+    # The nonces The Number's messages always had: a reveal (or a turn message) re-sent after the upgrade is
+    # still recognised by Discord as the one posted before it.
+    nonces: Mapping[str, str] = {"turn": "ts", "report": "tn"}
+    footer_on_turn = False  # the reveal carries the game's number; the turn message never did
+    text_field_id = NUMBER_FIELD_ID
+    # Shared sentences The Number words its own way (it always did).
+    wording: Mapping[str, str] = {
+        "core.lobby.started": "thenumber.lobby.started",
+        "core.lobby.cancelled_by": "thenumber.lobby.cancelled_by",
+        "core.lobby.everyone_left": "thenumber.lobby.everyone_left",
+        "core.dm.lobby": "thenumber.dm.lobby",
+        "core.error.turn_over": "thenumber.error.turn_over",
+        "core.dm.blocked": "thenumber.dm.blocked",
+        "core.error.cancelled": "core.error.over",  # an old turn message's button, once the game was cancelled
+    }
+
+    def title(self, lang: str) -> str:
+        return "The Number"
+
+    def lobby(self, options: Mapping[str, Any], lang: str) -> str:
+        seconds = int(options.get("turn_seconds", 120))
+        return t("thenumber.lobby.description", lang, min=rules.MIN_SEATS, max=rules.MAX_SEATS, rounds=rules.ROUNDS,
+                 turns=rules.TURNS_PER_ROUND, per_turn=render.duration(seconds, lang))
+
+    def lobby_embed(self, record: GameRecord, lang: str, headline: str | None,
+                    passed: tuple[str, str] | None) -> discord.Embed:
+        if headline is not None:
+            return render.lobby_closed_embed(record, headline, lang)
+        return render.lobby_embed(record, int(record.options.get("turn_seconds", 120)), lang, host_passed=passed)
+
+    def rules(self, lang: str) -> Card:
+        return Card(embeds=(render.rules_embed(lang),))
+
+    def join_dm(self, channel_id: int, lang: str) -> str:
+        return render.join_dm_text(channel_id, lang)
+
+    # The turn message -----------------------------------------------------------------------------------
+    def status(self, view: Any, prompt: Prompt, seats: Sequence[SeatInfo], since: Sequence[Happened],
+               lang: str) -> Card:
+        return self.status_at(view, prompt, seats, since, None, lang)
+
+    def status_at(self, view: Any, prompt: Prompt, seats: Sequence[SeatInfo], since: Sequence[Happened],
+                  deadline: float | None, lang: str) -> Card:
+        """The turn message, with when the turn is revealed."""
+        return Card(embeds=(render.status_embed(table_of(view), seats, deadline, lang),))
+
+    def report(self, happened: Happened, seats: Sequence[SeatInfo], lang: str) -> Card:
+        """A turn's reveal, posted as its own message (the last one tells the end)."""
+        return Card(embeds=tuple(render.reveal_embeds(happened.event, table_of(happened.before),
+                                                      table_of(happened.after), seats, happened.game_id,
+                                                      happened.reason == "deadline", lang)))
+
+    def reported(self, message: discord.Message, happened: Happened) -> bool:
+        """Whether ``message`` is this turn's reveal (after a restart: it may have been posted before the stop)."""
+        outcome = happened.event
+        titles = {t("thenumber.reveal.title", lang, round=outcome.round, turn=outcome.turn) for lang in LANGUAGES}
+        footers = {render.reveal_footer(happened.game_id, lang) for lang in LANGUAGES}
+        return any(e.title in titles and e.footer.text in footers for e in message.embeds)
+
+    async def report_pictures(self, happened: Happened, record: GameRecord, lang: str) -> tuple[Picture, ...]:
+        """The score race, attached to the final reveal."""
+        if not happened.finished:
+            return ()
+        data = await final_chart_png(record, state_of(table_of(happened.after)), lang)
+        return (Picture(chart_filename(record.id), data),) if data else ()
+
+    def done(self, happened: Happened, seats: Sequence[SeatInfo], since: Sequence[Happened], lang: str) -> Card:
+        return self.report(happened, seats, lang)
+
+    def final(self, view: Any, seats: Sequence[SeatInfo], since: Sequence[Happened], lang: str) -> Card:
+        return Card(embeds=(render.final_embed(seats, table_of(view), lang),))
+
+    # Inputs and private answers -------------------------------------------------------------------------
+    def inputs(self, view: Any, prompt: Prompt, seat: Seat, legal: Sequence[Action] | None, lang: str) -> Inputs:
+        table = table_of(view)
+        return self.modal_for(table.round, table.turn, lang)
+
+    def modal_for(self, round_no: int, turn: int, lang: str) -> Inputs:
+        return Inputs(private_label=t("thenumber.button.choose", lang), title=t("thenumber.modal.title", lang,
+                                                                                round=round_no, turn=turn),
+                      text=TextInput(t("thenumber.modal.label", lang), t("thenumber.modal.placeholder", lang),
+                                     rules.NUMBER_LENGTH,
+                                     rules.NUMBER_LENGTH))
+
+    def modal_for_step(self, step: int, lang: str) -> Inputs:
+        """The modal of ``step`` without its table (the database is slow: the submission is checked anyway)."""
+        round_no, turn = divmod(step, rules.TURNS_PER_ROUND)
+        return self.modal_for(round_no + 1, turn + 1, lang)
+
+    def not_asked(self, view: Any, seat: Seat | None, lang: str) -> str | None:
+        """Why this turn does not ask ``seat``: not a player (None), or every digit of its board is crossed off."""
+        if seat is None:
+            return t("core.error.not_in_game", lang)
+        return t("thenumber.error.sits_out", lang) if str(seat) in table_of(view).exhausted else None
+
+    def ack(self, action: Action, changed: bool, lang: str) -> str:
+        return t("thenumber.ack.changed" if changed else "thenumber.ack.locked", lang, number=action[FIELD],
+                 channel="", round=0, turn=0)
+
+    def acknowledge(self, view: Any, action: Action, changed: bool, complete: bool, channel_id: int,
+                    lang: str) -> str:
+        """Sent ONLY to the author of the number; names the turn it counts for (a DM may cross a reveal)."""
+        table = table_of(view)
+        return render.ack_text(str(action[FIELD]), channel_id, changed, complete, lang, round_no=table.round,
+                               turn=table.turn)
+
+    def refusal(self, error: RuleError, lang: str) -> str:
+        return refusal(error, None, lang) if isinstance(error, TheNumberError) else str(error)
+
+    def refusal_for(self, error: RuleError, view: Any, lang: str) -> str:
+        """A refused number, with the digits the seat may still use (``view``: that seat's own)."""
+        if not isinstance(error, TheNumberError):
+            return str(error)
+        if isinstance(error, SitsOut):
+            return t("thenumber.refuse.sits_out", lang)
+        available = None
+        if isinstance(view, SeatView):
+            available = frozenset(render.DIGITS) - view.table.crossed[str(view.seat)]
+        return refusal(error, available, lang)
+
+    def turn_over(self, view: Any, prompt: Prompt, seats: Sequence[SeatInfo], deadline: float | None,
+                  lang: str) -> Card:
+        """A number sent for a turn already revealed: not saved, and the turn open now."""
+        table = table_of(view)
+        return Card(t("thenumber.error.turn_over_now", lang, round=table.round, turn=table.turn),
+                    (render.status_embed(table, seats, deadline, lang),))
+
+    def reminder(self, view: Any, seat: Seat, seconds: int, channel_id: int, lang: str) -> str:
+        table = table_of(view)
+        return t("thenumber.dm.reminder", lang, seconds=seconds, turn=table.turn, round=table.round,
+                 channel=f"<#{channel_id}>")
+
+    # /score and /digits -------------------------------------------------------------------------------
+    def score(self, view: Any, seats: Sequence[SeatInfo], lang: str) -> Card:
+        return self.score_at(view, seats, "running", lang)
+
+    def score_at(self, view: Any, seats: Sequence[SeatInfo], status: str, lang: str) -> Card:
+        """The scoreboard; ``status``: the game's (who is awaited while it runs, "final" once over)."""
+        return Card(embeds=(render.score_embed(table_of(view), seats, status, lang),))
+
+    def board(self, view: Any, seat: Seat, seats: Sequence[SeatInfo], lang: str) -> Card:
+        info = next(s for s in seats if s.seat == seat)
+        return Card(embeds=(render.digits_embed(info, table_of(view), lang),))
+
+
+PRESENTER = TheNumberPresenter()
