@@ -16,7 +16,7 @@ from functools import lru_cache
 from .ai_beliefs import CLASS_SIZE, NOISE, TYPES, observations, posterior, type_dist
 from .ai_future import future_table
 from .ai_model import Dist, block_chances, free_above_weight, turn_values
-from .ai_profile import CANDIDATES, THINKER_TEMPERATURE, Profile, Seat, class_chance, np, softmax_legal, solve, tables
+from .ai_profile import CANDIDATES, THINKER_TEMPERATURE, Profile, Seat, class_chance, np, solve, tables
 from .ai_profile import READER_TEMPERATURE as PROFILE_READER_TEMPERATURE
 from .ai_tables import FULL_MASK, MASK, POPCOUNT, available_mask, canonical_numbers, legal_numbers
 from .engine import PublicView, new_game, play_turn, public_view
@@ -198,9 +198,10 @@ def profile_chances(view: PublicView, player: str, priors: Priors | None) -> dic
         if index < len(views) and player not in views[index].exhausted:
             past = views[index]
             seat = _playing(past).index(player)
-            values = public_profile(past, priors).values[seat]
-            chances[THINKER].append(_noisy_class_chance(values, THINKER_TEMPERATURE, number, board))
-            chances[READER].append(_noisy_class_chance(values, PROFILE_READER_TEMPERATURE, number, board))
+            profile = public_profile(past, priors)
+            chances[THINKER].append(_noisy_class_chance(profile.values[seat], THINKER_TEMPERATURE, number, board))
+            chances[READER].append(_noisy_class_chance(profile.read_values[seat], PROFILE_READER_TEMPERATURE,
+                                                       number, board))
         else:
             for k in chances:
                 chances[k].append(NOISE / len(legal_numbers(board)))
@@ -264,8 +265,10 @@ def solved(view: PublicView, priors: Priors | None = None) -> Solved:
         for p in players:
             b = beliefs[p]
             others = tuple(sorted(m for q, m in boards.items() if q != p))
+            rest = {q: c for q, c in beliefs.items() if q != p}
             seats.append(Seat(board=boards[p], fixed=_fixed_part(b, boards[p], view.turn, others),
-                              thinker=b.get(THINKER, 0.0), reader=b.get(READER, 0.0)))
+                              thinker=b.get(THINKER, 0.0), reader=b.get(READER, 0.0),
+                              temperature=_temperature(rest), prey=1.0 - b.get(THINKER, 0.0)))
         found = _PROFILES[key] = Solved(players, beliefs, solve(seats, view.turn))
         while len(_PROFILES) > _CACHE_SIZE:
             _PROFILES.pop(next(iter(_PROFILES)))
@@ -286,10 +289,7 @@ def hard_distribution(view: PublicView, me: str, priors: Priors | None = None) -
     secret. ``me`` must be seated and still playing this round.
     """
     found = solved(view, priors)
-    seat = found.players.index(me)
-    values = found.profile.values[seat]
-    others = {p: b for p, b in found.beliefs.items() if p != me}
-    p = softmax_legal(values, _temperature(others))
+    p = found.profile.hards[found.players.index(me)]
     rows = [(CANDIDATES[i], MASK[CANDIDATES[i]], float(p[i])) for i in np.nonzero(p >= MIX_FLOOR)[0]]
     total = sum(w for _, _, w in rows)
     return tuple((v, m, w / total) for v, m, w in rows)
