@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from .ai_model import Dist, easy_dist, softmax_dist, turn_values
-from .ai_tables import FULL_MASK, MASK, available_mask, legal_numbers
+from .ai_tables import FULL_MASK, MASK, legal_numbers
 from .engine import PublicView
 from .rules import DIGIT_COUNT
 
@@ -191,22 +191,3 @@ def prior_from_past_games(games: Iterable[tuple[PublicView, str]], trust: float 
     if not found:
         return dict(DEFAULT_PRIOR)
     return {k: (1 - trust) * DEFAULT_PRIOR[k] + trust * sum(b[k] for b in found) / len(found) for k in TYPES}
-
-
-def predicted_dist(beliefs: Mapping[str, float], mine: int, turn: int, others: tuple[int, ...],
-                   floor: float = 5e-4) -> Dist:
-    """The belief mixture on the current board: what ``beliefs``' player is expected to write now."""
-    mixed: dict[int, float] = {}
-    for kind, weight in beliefs.items():
-        if weight < 1e-4 or kind not in TYPES:
-            continue
-        for v, _, p in type_dist(kind, mine, turn, others):
-            mixed[v] = mixed.get(v, 0.0) + weight * p
-    rows = [(v, p) for v, p in mixed.items() if p >= floor]
-    return _normalised(rows)
-
-
-def opponent_boards(view: PublicView, me: str) -> dict[str, int]:
-    """Available-digit masks of the players still playing this round, ``me`` included."""
-    return {p: available_mask(view.crossed[p]) for p in view.players if p not in view.exhausted}
-

@@ -1,15 +1,16 @@
 """The hard level: a mixed strategy answering what each opponent has shown so far (pure).
 
-Each opponent is predicted by the belief mixture of :mod:`ai_beliefs`, plus, for an opponent no habit
-explains, the chance that it reads us (runs this very code and best-replies). Every candidate number is
-valued against those predictions (points, bonus, digits crossed, and what the board is then worth, looked
-at one turn ahead before the doubled last turn); the choice is then drawn from a softmax over those
-values. The softmax is the defence against being read: a player who can compute this distribution still
-cannot know which number comes out of it, and the more the opponents think, the flatter it gets. Against
-simple habits it stays sharp, close to the best reply.
+Every seat still playing gets beliefs over player types from its revealed numbers (:mod:`ai_beliefs`):
+habits (999 then 888, one digit three times, high, low, any number), the product's easy and normal
+levels, and two thinking types read from the turn's solved profile (:mod:`ai_profile`): a *thinker*
+who weighs the points against everyone, and a *reader* who runs this very code for every other seat
+and best-replies. The turn is then solved as a game of all seats at once, each modelled by its beliefs,
+and the hard level draws from a softmax over its candidates' values in that solution. Against habits the
+softmax is sharp (close to the best reply); against thinkers it is soft, so that a reader who computes
+this distribution still cannot know the number: the draw comes from the game's secret seed.
 """
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -123,15 +124,6 @@ def thinking_share(belief: Mapping[str, float]) -> float:
     return max(sum(belief.get(k, 0.0) for k in THINKING_TYPES), 1 - habit)
 
 
-def blend(a: Dist, b: Dist, share_b: float) -> Dist:
-    """The mixture (1 - share_b) a + share_b b."""
-    rows: dict[int, float] = {}
-    for dist, w in ((a, 1 - share_b), (b, share_b)):
-        for v, _, p in dist:
-            rows[v] = rows.get(v, 0.0) + w * p
-    return tuple((v, MASK[v], p) for v, p in sorted(rows.items()) if p > 0)
-
-
 def _public_key(view: PublicView) -> tuple[object, ...]:
     """Everything public the hard level reads, as a hashable key (so readers of it share the work)."""
     history = tuple((o.round, o.turn, tuple((s, r.number, r.status, r.crossed) for s, r in o.results.items()))
@@ -140,19 +132,9 @@ def _public_key(view: PublicView) -> tuple[object, ...]:
     return view.players, view.round, view.turn, view.finished, crossed, view.exhausted, history
 
 
-def _cached(key: tuple[object, ...], compute: Callable[[], Dist]) -> Dist:
-    found = _CACHE.get(key)
-    if found is None:
-        found = _CACHE[key] = compute()
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.pop(next(iter(_CACHE)))
-    return found
-
-
-# Recent distributions by public key: a seat, the seats modelling it, and anyone reading it in the same
-# position share the work (and a past position, rebuilt from the history, is found again).
-_CACHE: dict[tuple[object, ...], Dist] = {}
-_CACHE_SIZE = 2048
+# Solved positions by public key (and priors): every seat, the seats modelling it, and anyone reading
+# it share one solution, and a past position rebuilt from the history is found again.
+_CACHE_SIZE = 128  # a solved position holds a few arrays of 460 floats per seat (about 40 KB)
 
 
 def _temperature(beliefs: Mapping[str, Mapping[str, float]]) -> float:
@@ -233,7 +215,7 @@ def _fixed_part(belief: Mapping[str, float], board: int, turn: int, others: tupl
     return out
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=512)
 def _type_vector(kind: str, board: int, turn: int, others: tuple[int, ...]) -> np.ndarray:
     index = tables().index_of
     out = np.zeros(len(CANDIDATES))
