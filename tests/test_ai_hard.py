@@ -5,7 +5,8 @@ from collections.abc import Callable, Sequence
 
 from bot.games.thenumber.ai import LEVEL_DESCRIPTIONS, LEVELS, choose_number
 from bot.games.thenumber.ai_beliefs import DEFAULT_PRIOR, TYPES, normal_dist, posterior, prior_from_past_games
-from bot.games.thenumber.ai_mixed import _public_key, hard_distribution, past_views
+from bot.games.thenumber.ai_duel import duel_mix, solve_duel
+from bot.games.thenumber.ai_mixed import _public_key, hard_distribution, past_views, position_values
 from bot.games.thenumber.ai_model import easy_dist
 from bot.games.thenumber.ai_tables import FULL_MASK, MASK, available_mask, legal_numbers
 from bot.games.thenumber.check import Entry, check_turn
@@ -166,6 +167,25 @@ def test_pending_numbers_do_not_change_the_hard_distribution_mid_game() -> None:
 def test_every_level_has_a_description() -> None:
     assert set(LEVEL_DESCRIPTIONS) == set(LEVELS)
     assert all(text.strip() for text in LEVEL_DESCRIPTIONS.values())
+
+
+def test_the_duel_solver_finds_the_mixed_equilibrium() -> None:
+    """Matching pennies: the only equilibrium is half and half; a dominant row is played for sure."""
+    half = solve_duel([[1.0, -1.0], [-1.0, 1.0]])
+    assert abs(half[0] - 0.5) < 0.05
+    dominant = solve_duel([[2.0, 2.0], [0.0, 1.0]])
+    assert dominant[0] > 0.95
+
+
+def test_heads_up_against_a_reader_hard_mixes_legal_numbers() -> None:
+    state = new_game(["h", "r"])
+    view = public_view(state)
+    dist = duel_mix(available_mask(view.crossed["h"]), available_mask(view.crossed["r"]), 1,
+                    position_values(1023, 1, [hard_distribution(view, "r")]),
+                    position_values(1023, 1, [hard_distribution(view, "h")], careful=False),
+                    hard_distribution(view, "r"))
+    assert abs(sum(p for _, _, p in dist) - 1) < 1e-9
+    assert len([row for row in dist if row[2] > 0.02]) > 1
 
 
 def test_the_levels_are_distinct_easy_wastes_the_doubled_last_turn() -> None:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from .ai_model import Dist, easy_dist, softmax_dist, turn_values
-from .ai_tables import FULL_MASK, MASK, legal_numbers
+from .ai_tables import FULL_MASK, MASK, available_mask, legal_numbers
 from .engine import PublicView
 from .rules import DIGIT_COUNT
 
@@ -157,18 +157,15 @@ def observations(view: PublicView, player: str) -> list[Observation]:
 
 
 def posterior(view: PublicView, player: str, prior: Mapping[str, float] | None = None,
-              extra: Mapping[str, Sequence[float]] | None = None,
-              extra_prior: Mapping[str, float] | None = None) -> dict[str, float]:
+              extra: Mapping[str, Sequence[float]] | None = None) -> dict[str, float]:
     """Belief over :data:`TYPES` for ``player`` after every number they revealed this game.
 
     ``prior`` (type -> weight) lets a caller start from what past games against this player showed;
     missing types get a small weight so that no habit is ever ruled out. ``extra`` adds types the caller
-    models itself: name -> the chance of each observation (in :func:`observations` order), with its prior
-    weight in ``extra_prior`` (default :data:`EXTRA_PRIOR`).
+    models itself: name -> the chance of each observation (in :func:`observations` order).
     """
     kinds = (*TYPES, *(extra or {}))
-    defaults = {**DEFAULT_PRIOR, **{k: (extra_prior or {}).get(k, EXTRA_PRIOR) for k in extra or {}}}
-    base = dict(prior) if prior else {k: defaults[k] for k in kinds}
+    base = dict(prior) if prior else {k: DEFAULT_PRIOR.get(k, EXTRA_PRIOR) for k in kinds}
     logs = {k: math.log(max(base.get(k, 0.0), UNLISTED_PRIOR)) for k in kinds}
     for i, (_, number, mine, turn, others) in enumerate(observations(view, player)):
         for k in TYPES:
@@ -191,3 +188,22 @@ def prior_from_past_games(games: Iterable[tuple[PublicView, str]], trust: float 
     if not found:
         return dict(DEFAULT_PRIOR)
     return {k: (1 - trust) * DEFAULT_PRIOR[k] + trust * sum(b[k] for b in found) / len(found) for k in TYPES}
+
+
+def predicted_dist(beliefs: Mapping[str, float], mine: int, turn: int, others: tuple[int, ...],
+                   floor: float = 5e-4) -> Dist:
+    """The belief mixture on the current board: what ``beliefs``' player is expected to write now."""
+    mixed: dict[int, float] = {}
+    for kind, weight in beliefs.items():
+        if weight < 1e-4 or kind not in TYPES:
+            continue
+        for v, _, p in type_dist(kind, mine, turn, others):
+            mixed[v] = mixed.get(v, 0.0) + weight * p
+    rows = [(v, p) for v, p in mixed.items() if p >= floor]
+    return _normalised(rows)
+
+
+def opponent_boards(view: PublicView, me: str) -> dict[str, int]:
+    """Available-digit masks of the players still playing this round, ``me`` included."""
+    return {p: available_mask(view.crossed[p]) for p in view.players if p not in view.exhausted}
+

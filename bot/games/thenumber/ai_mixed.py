@@ -1,24 +1,20 @@
 """The hard level: a mixed strategy answering what each opponent has shown so far (pure).
 
-Every seat still playing gets beliefs over player types from its revealed numbers (:mod:`ai_beliefs`):
-habits (999 then 888, one digit three times, high, low, any number), the product's easy and normal
-levels, and two thinking types read from the turn's solved profile (:mod:`ai_profile`): a *thinker*
-who weighs the points against everyone, and a *reader* who runs this very code for every other seat
-and best-replies. The turn is then solved as a game of all seats at once, each modelled by its beliefs,
-and the hard level draws from a softmax over its candidates' values in that solution. Against habits the
-softmax is sharp (close to the best reply); against thinkers it is soft, so that a reader who computes
-this distribution still cannot know the number: the draw comes from the game's secret seed.
+Each opponent is predicted by the belief mixture of :mod:`ai_beliefs`, plus, for an opponent no habit
+explains, the chance that it reads us (runs this very code and best-replies). Every candidate number is
+valued against those predictions (points, bonus, digits crossed, and what the board is then worth, looked
+at one turn ahead before the doubled last turn); the choice is then drawn from a softmax over those
+values. The softmax is the defence against being read: a player who can compute this distribution still
+cannot know which number comes out of it, and the more the opponents think, the flatter it gets. Against
+simple habits it stays sharp, close to the best reply.
 """
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Callable, Mapping, Sequence
 
-from .ai_beliefs import CLASS_SIZE, NOISE, TYPES, observations, posterior, type_dist
+from .ai_beliefs import NOISE, observations, opponent_boards, posterior, predicted_dist, spread_chance
+from .ai_duel import duel_mix
 from .ai_future import future_table
-from .ai_model import Dist, block_chances, free_above_weight, turn_values
-from .ai_profile import CANDIDATES, THINKER_TEMPERATURE, Profile, Seat, class_chance, np, solve, tables
-from .ai_profile import READER_TEMPERATURE as PROFILE_READER_TEMPERATURE
+from .ai_model import Dist, block_chances, free_above_weight, softmax_dist, turn_values
 from .ai_tables import FULL_MASK, MASK, POPCOUNT, available_mask, canonical_numbers, legal_numbers
 from .engine import PublicView, new_game, play_turn, public_view
 from .errors import TheNumberError
@@ -26,13 +22,16 @@ from .rules import DIGIT_COUNT, TURNS_PER_ROUND, bonus_for, multiplier_for
 
 # Softmax temperatures in points: against players following a habit, against players who weigh points.
 SIMPLE_TEMPERATURE = 0.2
-# The two thinking types solved in the turn's profile (:mod:`ai_profile`), with their prior weights.
-THINKER = "thinker"
-READER = "reader"
-PROFILE_PRIOR: Mapping[str, float] = {THINKER: 0.15, READER: 0.1}
 THINKING_TEMPERATURE = 0.45
-THINKING_TYPES = frozenset({"normal", "sharp", THINKER, READER})
+THINKING_TYPES = frozenset({"normal", "sharp", "reader", "hard"})
 LOOK_AHEAD_FROM = 4  # look one turn ahead from this turn on (the doubled last turn is what matters)
+# Readers: an opponent this much "thinking" is also weighed as one who best-replies to the hard level.
+READER = "reader"
+HARD_LIKE = "hard"
+READER_THRESHOLD = 0.15
+READER_TEMPERATURE = 0.25
+CAREFUL_GUESS = False  # the quick guess of every seat skips survivors and look-ahead (it runs for each seat)
+DUEL_THRESHOLD = 0.5  # heads-up, an opponent this likely to run our code gets the equilibrium of the turn
 # Candidates weaker than this share of the softmax are dropped from the mix (they barely matter).
 MIX_FLOOR = 2e-3
 
@@ -124,6 +123,15 @@ def thinking_share(belief: Mapping[str, float]) -> float:
     return max(sum(belief.get(k, 0.0) for k in THINKING_TYPES), 1 - habit)
 
 
+def blend(a: Dist, b: Dist, share_b: float) -> Dist:
+    """The mixture (1 - share_b) a + share_b b."""
+    rows: dict[int, float] = {}
+    for dist, w in ((a, 1 - share_b), (b, share_b)):
+        for v, _, p in dist:
+            rows[v] = rows.get(v, 0.0) + w * p
+    return tuple((v, MASK[v], p) for v, p in sorted(rows.items()) if p > 0)
+
+
 def _public_key(view: PublicView) -> tuple[object, ...]:
     """Everything public the hard level reads, as a hashable key (so readers of it share the work)."""
     history = tuple((o.round, o.turn, tuple((s, r.number, r.status, r.crossed) for s, r in o.results.items()))
@@ -132,15 +140,66 @@ def _public_key(view: PublicView) -> tuple[object, ...]:
     return view.players, view.round, view.turn, view.finished, crossed, view.exhausted, history
 
 
-# Solved positions by public key (and priors): every seat, the seats modelling it, and anyone reading
-# it share one solution, and a past position rebuilt from the history is found again.
-_CACHE_SIZE = 128  # a solved position holds a few arrays of 460 floats per seat (about 40 KB)
+def _cached(key: tuple[object, ...], compute: Callable[[], Dist]) -> Dist:
+    found = _CACHE.get(key)
+    if found is None:
+        found = _CACHE[key] = compute()
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+    return found
+
+
+# Recent distributions by public key: a seat, the seats modelling it, and anyone reading it in the same
+# position share the work (and a past position, rebuilt from the history, is found again).
+_CACHE: dict[tuple[object, ...], Dist] = {}
+_CACHE_SIZE = 2048
+
+
+def habit_models(view: PublicView, me: str, priors: Priors | None = None
+                 ) -> tuple[dict[str, dict[str, float]], dict[str, Dist]]:
+    """Beliefs over the habit and level types of :mod:`ai_beliefs` for each opponent still playing, and
+    the number each is then predicted to write."""
+    boards = opponent_boards(view, me)
+    beliefs: dict[str, dict[str, float]] = {}
+    models: dict[str, Dist] = {}
+    for p, board in boards.items():
+        if p != me:
+            beliefs[p] = posterior(view, p, (priors or {}).get(p))
+            others = tuple(sorted(m for q, m in boards.items() if q != p))
+            models[p] = predicted_dist(beliefs[p], board, view.turn, others)
+    return beliefs, models
+
+
+def _duels(belief: Mapping[str, float]) -> bool:
+    """Heads-up, is this opponent one to meet with the equilibrium? Thinking, and not the normal level
+    (whose soft choices a best reply beats by more)."""
+    return thinking_share(belief) >= DUEL_THRESHOLD and belief.get("normal", 0.0) < DUEL_THRESHOLD
 
 
 def _temperature(beliefs: Mapping[str, Mapping[str, float]]) -> float:
     thinking = [thinking_share(b) for b in beliefs.values()]
     mean = sum(thinking) / max(1, len(thinking))
     return SIMPLE_TEMPERATURE + (THINKING_TEMPERATURE - SIMPLE_TEMPERATURE) * mean
+
+
+def first_guess(view: PublicView, seat: str) -> Dist:
+    """A quick version of the hard level for ``seat`` (habit beliefs only, no look-ahead): what a reader
+    who runs this code would expect that seat to write."""
+    def compute() -> Dist:
+        beliefs, models = habit_models(view, seat)
+        board = available_mask(view.crossed[seat])
+        c, v = position_values(board, view.turn, list(models.values()), careful=CAREFUL_GUESS)
+        return softmax_dist(c, v, _temperature(beliefs), floor=MIX_FLOOR)
+    return _cached(("first", _public_key(view), seat), compute)
+
+
+def reader_dist(view: PublicView, seat: str) -> Dist:
+    """How ``seat`` plays if it reads everyone else as the hard level: a near-best reply to their guesses."""
+    def compute() -> Dist:
+        others = [first_guess(view, q) for q in view.players if q != seat and q not in view.exhausted]
+        c, v = position_values(available_mask(view.crossed[seat]), view.turn, others)
+        return softmax_dist(c, v, READER_TEMPERATURE, floor=MIX_FLOOR)
+    return _cached(("reader", _public_key(view), seat), compute)
 
 
 def past_views(view: PublicView) -> list[PublicView]:
@@ -164,104 +223,23 @@ def past_views(view: PublicView) -> list[PublicView]:
     return views
 
 
+# The types the hard level models with its own code: one who reads the hard level, one who plays like it.
+OWN_TYPES: Mapping[str, Callable[[PublicView, str], Dist]] = {READER: reader_dist, HARD_LIKE: first_guess}
 
 
-def _noisy_class_chance(values: np.ndarray, temperature: float, number: int, board: int) -> float:
-    p = class_chance(values, temperature, number) / CLASS_SIZE[number]
-    return (1 - NOISE) * p + NOISE / len(legal_numbers(board))
-
-
-def profile_chances(view: PublicView, player: str, priors: Priors | None) -> dict[str, list[float]]:
-    """The chance of each number ``player`` revealed (see :func:`ai_beliefs.observations`) under the two
-    thinking types, read from the profile solved at that past position."""
+def own_type_chances(view: PublicView, player: str) -> dict[str, list[float]]:
+    """The chance of each number ``player`` revealed (see :func:`ai_beliefs.observations`) under each of
+    :data:`OWN_TYPES`, from the positions rebuilt by :func:`past_views`."""
     views = past_views(view)
-    chances: dict[str, list[float]] = {THINKER: [], READER: []}
+    chances: dict[str, list[float]] = {k: [] for k in OWN_TYPES}
     for index, number, board, _, _ in observations(view, player):
-        if index < len(views) and player not in views[index].exhausted:
-            past = views[index]
-            seat = _playing(past).index(player)
-            profile = public_profile(past, priors)
-            chances[THINKER].append(_noisy_class_chance(profile.values[seat], THINKER_TEMPERATURE, number, board))
-            chances[READER].append(_noisy_class_chance(profile.read_values[seat], PROFILE_READER_TEMPERATURE,
-                                                       number, board))
-        else:
-            for k in chances:
-                chances[k].append(NOISE / len(legal_numbers(board)))
+        for kind, model in OWN_TYPES.items():
+            if index < len(views) and player not in views[index].exhausted:
+                table = {v: p for v, _, p in model(views[index], player)}
+                chances[kind].append(spread_chance(table, number, board))
+            else:
+                chances[kind].append(NOISE / len(legal_numbers(board)))
     return chances
-
-
-def _playing(view: PublicView) -> list[str]:
-    return [p for p in view.players if p not in view.exhausted]
-
-
-def seat_beliefs(view: PublicView, priors: Priors | None = None) -> dict[str, dict[str, float]]:
-    """Beliefs over the habit types and the two thinking types for every seat still playing."""
-    out = {}
-    for p in _playing(view):
-        prior = (priors or {}).get(p)
-        if prior is not None:
-            prior = {**PROFILE_PRIOR, **prior}
-        out[p] = posterior(view, p, prior, extra=profile_chances(view, p, priors), extra_prior=PROFILE_PRIOR)
-    return out
-
-
-def _fixed_part(belief: Mapping[str, float], board: int, turn: int, others: tuple[int, ...]) -> np.ndarray:
-    """The habit part of a seat's model, over the candidates (each number counted as its class)."""
-    out = np.zeros(len(CANDIDATES))
-    for kind in TYPES:
-        w = belief.get(kind, 0.0)
-        if w >= 1e-4:
-            out += w * _type_vector(kind, board, turn, others)
-    return out
-
-
-@lru_cache(maxsize=512)
-def _type_vector(kind: str, board: int, turn: int, others: tuple[int, ...]) -> np.ndarray:
-    index = tables().index_of
-    out = np.zeros(len(CANDIDATES))
-    for v, _, p in type_dist(kind, board, turn, others):
-        out[index[v]] += p
-    return out
-
-
-@dataclass(frozen=True)
-class Solved:
-    players: tuple[str, ...]
-    beliefs: Mapping[str, Mapping[str, float]]
-    profile: Profile
-
-
-def _frozen(priors: Priors | None) -> tuple[object, ...]:
-    return tuple(sorted((p, tuple(sorted(w.items()))) for p, w in priors.items())) if priors else ()
-
-
-def solved(view: PublicView, priors: Priors | None = None) -> Solved:
-    """The position's beliefs and solved profile (one per position, shared by every seat and reader)."""
-    key = ("profile", _public_key(view), _frozen(priors))
-    found = _PROFILES.get(key)
-    if found is None:
-        players = tuple(_playing(view))
-        beliefs = seat_beliefs(view, priors)
-        boards = {p: available_mask(view.crossed[p]) for p in players}
-        seats = []
-        for p in players:
-            b = beliefs[p]
-            others = tuple(sorted(m for q, m in boards.items() if q != p))
-            rest = {q: c for q, c in beliefs.items() if q != p}
-            seats.append(Seat(board=boards[p], fixed=_fixed_part(b, boards[p], view.turn, others),
-                              thinker=b.get(THINKER, 0.0), reader=b.get(READER, 0.0),
-                              temperature=_temperature(rest), prey=1.0 - b.get(THINKER, 0.0)))
-        found = _PROFILES[key] = Solved(players, beliefs, solve(seats, view.turn))
-        while len(_PROFILES) > _CACHE_SIZE:
-            _PROFILES.pop(next(iter(_PROFILES)))
-    return found
-
-
-def public_profile(view: PublicView, priors: Priors | None = None) -> Profile:
-    return solved(view, priors).profile
-
-
-_PROFILES: dict[tuple[object, ...], Solved] = {}
 
 
 def hard_distribution(view: PublicView, me: str, priors: Priors | None = None) -> Dist:
@@ -270,8 +248,34 @@ def hard_distribution(view: PublicView, me: str, priors: Priors | None = None) -
     Deterministic in the public view (and ``priors``): anyone may compute it; only the draw from it is
     secret. ``me`` must be seated and still playing this round.
     """
-    found = solved(view, priors)
-    p = found.profile.hards[found.players.index(me)]
-    rows = [(CANDIDATES[i], MASK[CANDIDATES[i]], float(p[i])) for i in np.nonzero(p >= MIX_FLOOR)[0]]
-    total = sum(w for _, _, w in rows)
-    return tuple((v, m, w / total) for v, m, w in rows)
+    frozen = tuple(sorted((p, tuple(sorted(w.items()))) for p, w in priors.items())) if priors else ()
+    return _cached(("hard", _public_key(view), me, frozen), lambda: _hard_distribution(view, me, priors))
+
+
+def _hard_distribution(view: PublicView, me: str, priors: Priors | None) -> Dist:
+    habits, models = habit_models(view, me, priors)
+    beliefs: dict[str, dict[str, float]] = {}
+    final: list[Dist] = []
+    for p, belief in habits.items():
+        # An opponent no habit explains may be reading us: weigh that too, from its own record.
+        if thinking_share(belief) >= READER_THRESHOLD:
+            belief = posterior(view, p, (priors or {}).get(p), extra=own_type_chances(view, p))
+            model = models[p]
+            done = 1.0 - sum(belief[k] for k in OWN_TYPES)
+            for kind, own in OWN_TYPES.items():
+                done += belief[kind]
+                model = blend(model, own(view, p), belief[kind] / done if done > 0 else 0.0)
+        else:
+            model = models[p]
+        beliefs[p] = belief
+        final.append(model)
+    mine = available_mask(view.crossed[me])
+    c, v = position_values(mine, view.turn, final)
+    mix = softmax_dist(c, v, _temperature(beliefs), floor=MIX_FLOOR)
+    if len(final) == 1 and _duels(next(iter(beliefs.values()))):
+        # Heads-up against someone who seems to read us: play the turn's zero-sum equilibrium instead.
+        (p,) = beliefs
+        theirs = available_mask(view.crossed[p])
+        their_values = position_values(theirs, view.turn, [mix], careful=False)
+        return duel_mix(mine, theirs, view.turn, (c, v), their_values, final[0])
+    return mix
