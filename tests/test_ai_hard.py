@@ -4,10 +4,11 @@ import random
 from collections.abc import Callable, Sequence
 
 from bot.games.thenumber.ai import LEVEL_DESCRIPTIONS, LEVELS, choose_number
-from bot.games.thenumber.ai_beliefs import DEFAULT_PRIOR, TYPES, posterior, prior_from_past_games
+from bot.games.thenumber.ai_beliefs import DEFAULT_PRIOR, TYPES, normal_dist, posterior, prior_from_past_games
 from bot.games.thenumber.ai_duel import duel_mix, solve_duel
 from bot.games.thenumber.ai_mixed import _public_key, hard_distribution, past_views, position_values
-from bot.games.thenumber.ai_tables import MASK, available_mask, legal_numbers
+from bot.games.thenumber.ai_model import easy_dist
+from bot.games.thenumber.ai_tables import FULL_MASK, MASK, available_mask, legal_numbers
 from bot.games.thenumber.check import Entry, check_turn
 from bot.games.thenumber.engine import GameState, choose, new_game, play_turn, public_view, validate_choice
 
@@ -185,3 +186,13 @@ def test_heads_up_against_a_reader_hard_mixes_legal_numbers() -> None:
                     hard_distribution(view, "r"))
     assert abs(sum(p for _, _, p in dist) - 1) < 1e-9
     assert len([row for row in dist if row[2] > 0.02]) > 1
+
+
+def test_the_levels_are_distinct_easy_wastes_the_doubled_last_turn() -> None:
+    """On the doubled last turn with every digit free, a beginner often writes a low first digit; normal
+    almost never does."""
+    def low(dist: tuple[tuple[int, int, float], ...]) -> float:
+        return sum(p for v, _, p in dist if v // 100 < 5)
+
+    assert low(easy_dist(FULL_MASK)) > 0.4
+    assert low(normal_dist(FULL_MASK, 5, (FULL_MASK,) * 3)) < 0.1
