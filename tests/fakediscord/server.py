@@ -85,6 +85,7 @@ class FakeDiscord:
         self.unknown_routes: list[tuple[str, str]] = []
         self.events: list[tuple[str, Json]] = []  # every dispatch, before intent filtering
         self.interaction_deadline = 3.0
+        self.shard_count = 1  # what GET /gateway/bot recommends (discord.py's AutoShardedClient asks it)
         self.port = 0
         self._faults: list[Fault] = []
         self._clients: list[discord.Client] = []
@@ -147,8 +148,9 @@ class FakeDiscord:
         return SimUser(self, self.world.add_user(name, display_name, dm_blocked=dm_blocked))
 
     def add_guild(self, name: str = "Test Guild", owner: SimUser | None = None,
-                  members: list[SimUser] | None = None) -> Guild:
-        guild = self.world.add_guild(name, owner.user if owner else None)
+                  members: list[SimUser] | None = None, *, shard: tuple[int, int] | None = None) -> Guild:
+        """A guild with the bot in it; ``shard=(id, count)`` picks an id Discord routes to that shard."""
+        guild = self.world.add_guild(name, owner.user if owner else None, shard)
         for member in members or []:
             self.world.add_member(guild, member.user)
         return guild
@@ -327,7 +329,7 @@ class FakeDiscord:
 
     async def dispatch(self, event: str, payload: Json, *, require_receiver: bool = False) -> None:
         """Send one gateway event to every attached in-process client and every gateway session."""
-        if require_receiver and not self._clients and not self.gateway.active:
+        if require_receiver and not self._clients and not self.gateway.receivers(event, payload):
             raise SimulationError(f"no bot is connected to receive {event}")
         self.events.append((event, copy.deepcopy(payload)))
         for client in list(self._clients):
