@@ -16,6 +16,7 @@ from bot.core.timers import Scheduler
 from bot.games import GAMES
 from bot.services.thenumber import AIChooser, TheNumberService
 from bot.settings import Settings
+from bot.shards import ShardScopedStore
 from storage.base import GameStore
 from storage.lease import HEARTBEAT_SECONDS, SQLiteLease
 from storage.sqlite import SQLiteStore
@@ -56,19 +57,30 @@ class NumberBot(commands.Bot):
     def __init__(self, settings: Settings, store: GameStore | None = None, *, clock: Clock | None = None,
                  games: tuple[Game[Any, Any, Any], ...] | None = None,
                  extensions: tuple[str, ...] = EXTENSIONS) -> None:
+        shards = settings.shards
+        sharding: dict[str, Any] = {}
+        if isinstance(self, commands.AutoShardedBot):
+            if shards is None:
+                raise ValueError("a sharded bot needs SHARD_COUNT")
+            sharding = {"shard_count": shards.count, "shard_ids": list(shards.ids)}
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
             help_command=None,
             # Never ping by accident: every message that should mention someone says so explicitly.
             allowed_mentions=discord.AllowedMentions.none(),
+            **sharding,
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
         self.store: GameStore = store or SQLiteStore(settings.database_path,
                                                      busy_timeout_ms=settings.database_busy_timeout_ms)
-        # One process per database file (see storage/lease.py); a store handed in is the caller's business.
-        self.lease = (SQLiteLease(settings.database_path, busy_timeout_ms=settings.database_busy_timeout_ms)
+        if shards is not None:  # restore, time and post only the games of this process's servers
+            self.store = ShardScopedStore(self.store, shards)  # type: ignore[assignment]
+        # One process per shard of a database file (see storage/lease.py); a store handed in is the caller's.
+        self.lease = (SQLiteLease(settings.database_path, busy_timeout_ms=settings.database_busy_timeout_ms,
+                                  shard_count=shards.count if shards else 1,
+                                  shard_ids=shards.ids if shards else (0,))
                       if store is None and str(settings.database_path) != ":memory:" else None)
         self._heartbeat: asyncio.Task[None] | None = None
         self.scheduler = Scheduler(self.clock)
@@ -140,3 +152,13 @@ class NumberBot(commands.Bot):
         await self.store.set_meta(COMMANDS_HASH_KEY, digest)
         log.info("slash commands synced%s", f" to guild {guild.id}" if guild else " globally")
         return True
+
+
+class ShardedNumberBot(NumberBot, commands.AutoShardedBot):
+    """The same bot on discord.py's AutoShardedBot: one gateway connection per shard of SHARD_IDS (discord.py
+    paces the IDENTIFYs of one process 5 s apart, within Discord's limit)."""
+
+
+def bot_class(settings: Settings) -> type[NumberBot]:
+    """NumberBot, or its sharded form when SHARD_COUNT is set."""
+    return ShardedNumberBot if settings.shards is not None else NumberBot
