@@ -73,7 +73,8 @@ class NumberBot(commands.Bot):
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
-        self.store: GameStore = store or SQLiteStore(settings.database_path,
+        # Shard processes share the file: each game is locked across them (see GameStore.game_lock).
+        self.store: GameStore = store or SQLiteStore(settings.database_path, shared=shards is not None,
                                                      busy_timeout_ms=settings.database_busy_timeout_ms)
         if shards is not None:  # restore, time and post only the games of this process's servers
             self.store = ShardScopedStore(self.store, shards)  # type: ignore[assignment]

@@ -7,6 +7,7 @@ import asyncio
 import os
 import signal
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,10 @@ import pytest
 from bot.core.service import GameService
 from bot.settings import Settings, Shards
 from bot.shards import ShardScopedStore
+from storage.lease import InstanceRunning, SQLiteLease
 from storage.sqlite import SQLiteStore
 from tests.conftest import FakeClock
+from tests.test_instance_lease import dead_pid
 from tests.toy_games import BIDS, RACE
 
 GAMES = (RACE, BIDS)
@@ -161,3 +164,24 @@ def test_wrong_shard_settings_are_refused(monkeypatch: pytest.MonkeyPatch, env: 
         monkeypatch.setenv(name, value)
     with pytest.raises(ValueError, match=message):
         Settings.load(None)
+
+
+async def test_a_lease_per_shard(store: SQLiteStore, db_path: Path) -> None:
+    async with SQLiteLease(db_path, shard_count=2, shard_ids=[0]) as zero, \
+            SQLiteLease(db_path, shard_count=2, shard_ids=[1]) as one, \
+            SQLiteLease(db_path, shard_count=2, shard_ids=[1, 0]) as both, \
+            SQLiteLease(db_path) as whole:
+        await zero.acquire()
+        await one.acquire()  # another shard of the same count: welcome
+        with pytest.raises(InstanceRunning, match=r"runs shard 0 of 2 on the database .*other SHARD_IDS"):
+            await both.acquire()
+        with pytest.raises(InstanceRunning, match=r"as 2 shard\(s\), this one as 1: .* same SHARD_COUNT"):
+            await whole.acquire()
+        assert await zero.renew() and await one.renew()
+        await zero.release()
+        one.me = replace(one.me, pid=dead_pid())
+        await one.acquire()  # its rows now name a dead pid (a kill -9: nothing released)
+        await both.acquire()
+        assert not await one.renew()
+        await both.release()
+        await whole.acquire()

@@ -44,6 +44,17 @@ class GameLocks(KeyedLocks):
         super().forget(key)
         self.seen.pop(key, None)
 
+    async def refresh(self, key: int) -> None:
+        """Before a read outside the lock: drop the cached game if another process changed it since this
+        one last looked (nothing to do for a store of one process, or while this process holds the game)."""
+        store_lock = getattr(self.store, "game_lock", None)
+        if store_lock is None or super().__call__(key).locked():
+            return
+        async with store_lock(key) as version:
+            if version is not None and self.seen.get(key) != version:
+                self.on_stale(key)
+                self.seen[key] = version  # any load from now on is at least this new
+
 
 class HeldGame:
     """``async with locks(game_id)``: this process's lock, then the store's (see :class:`GameLocks`)."""
@@ -67,8 +78,9 @@ class HeldGame:
                 await held.__aexit__(None, None, None)
                 return
             self._store = held
-            if self.owner.seen.pop(self.key, None) != version:
+            if self.owner.seen.get(self.key) != version:
                 self.owner.on_stale(self.key)  # type: ignore[arg-type]
+                self.owner.seen[self.key] = version
         except BaseException:
             self.local.release()
             raise
@@ -78,6 +90,7 @@ class HeldGame:
             held, self._store = self._store, None
             if held is not None:
                 try:
+                    self.owner.seen.pop(self.key, None)  # if the version cannot be read: check afresh next time
                     if kind is None:  # still under the lock: what this process leaves the game at
                         self.owner.seen[self.key] = await self.owner.store.game_version(self.key)
                 finally:

@@ -145,6 +145,7 @@ class TheNumberService(LobbyService):
         Every caller (players, timers, the restart sweep) waits on the same load, and the cache never takes
         a table older than the one it holds, so a slow load can never bring back a turn that is over.
         """
+        await self.locks.refresh(game_id)  # processes sharing the store: is the cache still the stored game?
         table = self._tables.get(game_id)
         if table is not None:
             return table
