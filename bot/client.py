@@ -16,7 +16,7 @@ from bot.core.timers import Scheduler
 from bot.games import GAMES
 from bot.services.thenumber import AIChooser, TheNumberService
 from bot.settings import Settings
-from bot.shards import ShardScopedStore
+from bot.shards import Resync, ShardScopedStore
 from storage.base import GameStore
 from storage.lease import HEARTBEAT_SECONDS, SQLiteLease
 from storage.sqlite import SQLiteStore
@@ -84,6 +84,7 @@ class NumberBot(commands.Bot):
                                   shard_ids=shards.ids if shards else (0,))
                       if store is None and str(settings.database_path) != ":memory:" else None)
         self._heartbeat: asyncio.Task[None] | None = None
+        self._resync: asyncio.Task[None] | None = None
         self.scheduler = Scheduler(self.clock)
         self.games = TheNumberService(self.store, self.clock, default_turn_seconds=settings.turn_seconds,
                                       ai_chooser=default_ai_chooser())
@@ -105,9 +106,18 @@ class NumberBot(commands.Bot):
         for extension in self.extensions_to_load:
             await self.load_extension(extension)
         await self.sync_commands_if_changed()
+        if isinstance(self.store, ShardScopedStore):
+            resync = Resync(self, self.store, self.settings.shard_resync_seconds)
+            self._resync = asyncio.create_task(resync.run(), name="shard resync")
+
+    async def on_ready(self) -> None:
+        shards = self.settings.shards
+        log.info("ready%s", f" with shards {','.join(map(str, shards.ids))} of {shards.count}" if shards else "")
 
     async def close(self) -> None:
         self.scheduler.cancel_all()
+        if self._resync is not None:
+            self._resync.cancel()
         if self._heartbeat is not None and self._heartbeat is not asyncio.current_task():
             self._heartbeat.cancel()
         await super().close()

@@ -5,10 +5,14 @@ process restores, times and posts the games of its own servers, and the one hold
 every DM (of any game) and answers through REST. A game with no server (started in a DM) is shard 0's.
 """
 
+import asyncio
+import logging
 from typing import Any
 
 from bot.settings import Shards
 from storage.base import GameRecord, GameStore
+
+log = logging.getLogger(__name__)
 
 
 class ShardScopedStore:
@@ -31,3 +35,58 @@ class ShardScopedStore:
 
     async def unannounced_finished_games(self, kind: str | None = None) -> list[GameRecord]:
         return [r for r in await self.inner.unannounced_finished_games(kind) if self.owns(r)]
+
+
+class Resync:
+    """What a shard process learns without being told: another process (the one of shard 0, taking a DM)
+    may commit a step of this process's game and then die before posting it, or leave the next deadline
+    armed only in itself. So, every ``period`` seconds, each game of this process's servers whose stored
+    state moved and then stayed put for a whole period is caught up once: what was committed but not told
+    is told, the deadline stored is armed here. The period lets a live process finish its own posts first,
+    and the posts' fixed nonces make Discord drop a duplicate even then. Polling, not a notification: a
+    change can never be missed, only noticed one period late."""
+
+    def __init__(self, bot: Any, store: ShardScopedStore, period: float) -> None:
+        self.bot, self.store, self.period = bot, store, period
+        self._last: dict[int, tuple[Any, ...]] = {}
+        self._done: dict[int, tuple[Any, ...]] = {}
+
+    async def run(self) -> None:
+        await self.bot.wait_until_ready()
+        while True:
+            await asyncio.sleep(self.period)
+            try:
+                await self.once()
+            except Exception as exc:  # a failing database: the next round tries again
+                log.warning("could not look for games changed by other processes: %s", exc)
+
+    async def once(self) -> int:
+        """One round; returns how many games were caught up."""
+        records = [*await self.store.open_games(details=False), *await self.store.unannounced_finished_games()]
+        now: dict[int, tuple[Any, ...]] = {}
+        caught = 0
+        for record in records:
+            mark = (record.status, record.phase, record.announced_phase, record.status_message_id, record.deadline)
+            now[record.id] = mark
+            if self._last.get(record.id) != mark or self._done.get(record.id) == mark:
+                continue  # still moving (its process may be posting right now), or already caught up
+            self._done[record.id] = mark
+            talk = self._talk_for(record.kind)
+            if talk is not None and record.status in ("running", "finished"):
+                await talk.catch_up(record.id)
+                caught += 1
+        self._last = now
+        self._done = {k: v for k, v in self._done.items() if k in now}
+        return caught
+
+    def _talk_for(self, kind: str) -> Any:
+        """The front end that posts games of ``kind`` (a cog's ``talk`` whose service runs that kind)."""
+        for cog in self.bot.cogs.values():
+            talk = getattr(cog, "talk", None)
+            service = getattr(talk, "service", None) or getattr(talk, "games", None)
+            kinds = getattr(service, "games", None)
+            served = kind in kinds if isinstance(kinds, dict) else getattr(getattr(service, "spec", None),
+                                                                             "kind", None) == kind
+            if served and hasattr(talk, "catch_up"):
+                return talk
+        return None

@@ -32,22 +32,25 @@ KILLS = {(1, 2): 1, (0, 5): 0, (1, 8): 0}
 
 
 class BotProcess:
-    def __init__(self, fake: FakeDiscord, tmp: Path, shard: int) -> None:
+    def __init__(self, fake: FakeDiscord, tmp: Path, shard: int, **settings: str) -> None:
         self.fake, self.tmp, self.shard = fake, tmp, shard
         self.env = bot_env(fake, tmp / "bot.sqlite3") | {
             "SHARD_COUNT": str(SHARDS), "SHARD_IDS": str(shard), "DM_REPLIES_PER_WINDOW": "1000",
-            "PYTHONPATH": str(ROOT)}
+            "PYTHONPATH": str(ROOT)} | settings
         self.proc: asyncio.subprocess.Process | None = None
         self.kills = 0
+        self.ready = f"INFO bot.client: ready with shards {shard} of {SHARDS}"
 
     def connected(self) -> bool:
         return bool(self.fake.gateway.sessions_of_shard(self.shard))
 
     async def start(self) -> None:
+        readies = self.log().count(self.ready)
         with open(self.tmp / f"shard{self.shard}.log", "ab") as log:
             self.proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=self.tmp, env=self.env,
                                                              stdout=log, stderr=log)
-        await eventually(self.connected, PATIENCE, f"shard {self.shard} to connect")
+        # ready, not only connected: discord.py waits for the guilds first, then the bot restores its games
+        await eventually(lambda: self.log().count(self.ready) > readies, PATIENCE, f"shard {self.shard} to be ready")
 
     async def kill(self) -> None:
         assert self.proc is not None
@@ -66,7 +69,8 @@ class BotProcess:
                 await self.proc.wait()
 
     def log(self) -> str:
-        return (self.tmp / f"shard{self.shard}.log").read_text(errors="replace")
+        path = self.tmp / f"shard{self.shard}.log"
+        return path.read_text(errors="replace") if path.exists() else ""
 
 
 @dataclass
@@ -106,10 +110,10 @@ class Game:
     def acks(self, user: SimUser, number: str) -> int:
         return sum(1 for m in self.fake.dms(user) if re.match(rf"(Locked in|Changed to) {number} ", m.content))
 
-    async def choose(self, turn: int, name: str, number: str, status: Message) -> None:
-        """DM or modal, alternating by player and turn; returns once the bot acknowledged the choice."""
+    async def choose(self, turn: int, name: str, number: str, status: Message, *, by_dm: bool | None = None) -> None:
+        """DM or modal (alternating by player and turn unless told); returns once the bot acknowledged it."""
         user = self.users[name]
-        if (turn + self.names.index(name)) % 2 == 0:
+        if by_dm if by_dm is not None else (turn + self.names.index(name)) % 2 == 0:
             before = self.acks(user, number)
             await user.send_dm(number)
             await eventually(lambda: self.acks(user, number) > before, PATIENCE, f"{name}'s DM ack")
@@ -189,5 +193,44 @@ async def test_two_shard_processes_with_a_kill_each_play_both_games_exactly(fake
                                                  [game.script(t) for t in range(5, 10)]])
         for name, total in expected["final"].items():
             assert f"{name.capitalize()}: **{total}**" in reveals[-1], reveals[-1]
+    for bot in bots.values():
+        assert "Traceback" not in bot.log(), bot.log()[-3000:]
+
+
+async def test_a_turn_shard_0_committed_for_a_game_of_shard_1_but_never_told_is_told_once(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """Shard 0's process takes the last DM of a turn of a game on shard 1, commits the turn and dies before
+    its reveal reaches Discord: shard 1's process notices the turn nobody told and tells it, once."""
+    fake = fake_discord
+    game = await open_game(fake, 1)
+    bots = {shard: BotProcess(fake, tmp_path, shard, SHARD_RESYNC_SECONDS="0.3") for shard in range(SHARDS)}
+    try:
+        for bot in bots.values():
+            await bot.start()
+        await start_game(game)
+        turn, status = await eventually(game.status, PATIENCE, "the first turn")
+        *first, (last, number) = game.script(turn).items()
+        for name, chosen in first:
+            await game.choose(turn, name, chosen, status, by_dm=True)
+        hold = fake.hold_next("POST", rf"^/channels/{game.channel.id}/messages$")
+        await game.users[last].send_dm(number)  # the turn is complete: shard 0's process commits and posts
+        await asyncio.wait_for(hold.arrived.wait(), PATIENCE)  # a safety net: the post is the event
+        await bots[0].kill()
+        hold.release()  # answered 503 to a dead process: that reveal never reached Discord
+        await eventually(lambda: len(game.reveals()) == 1, PATIENCE, "shard 1 to tell the turn")
+        game.acked.setdefault(turn, {})[last] = number
+        await bots[0].start()
+        await play_turn(game, bots)
+        await eventually(lambda: game.status() is not None and game.status()[0] == 2, PATIENCE, "turn 3's status")
+    finally:
+        for bot in bots.values():
+            await bot.stop()
+    reveals = game.reveals()
+    assert [t.splitlines()[0] for t in reveals] == ["Round 1 · Turn 1: reveal", "Round 1 · Turn 2: reveal"]
+    for index, text in enumerate(reveals):
+        assert game.acked[index] == game.script(index)
+        for name, chosen in game.script(index).items():
+            assert f"`{chosen}` " in text and name.capitalize() in text, text
+    assert [r.status for r in fake.requests if r is hold.caught] == [503]
     for bot in bots.values():
         assert "Traceback" not in bot.log(), bot.log()[-3000:]

@@ -61,6 +61,20 @@ def json_response(data: Any, status: int = 200, headers: dict[str, str] | None =
 
 
 @dataclass
+class Hold:
+    """A request caught on its way in (see FakeDiscord.hold_next): it never reaches the fake's state."""
+
+    method: str
+    path: re.Pattern[str]
+    arrived: asyncio.Event
+    released: asyncio.Event
+    caught: RequestRecord | None = None
+
+    def release(self) -> None:
+        self.released.set()
+
+
+@dataclass
 class Fault:
     method: str
     path: re.Pattern[str]
@@ -88,6 +102,7 @@ class FakeDiscord:
         self.shard_count = 1  # what GET /gateway/bot recommends (discord.py's AutoShardedClient asks it)
         self.port = 0
         self._faults: list[Fault] = []
+        self._holds: list[Hold] = []
         self._clients: list[discord.Client] = []
         self._time_offset = 0.0
         self._runner: web.AppRunner | None = None
@@ -199,6 +214,24 @@ class FakeDiscord:
         self._faults.append(Fault(method.upper(), re.compile(path_regex), status, code, times, retry_after,
                                   message))
 
+    def hold_next(self, method: str, path_regex: str) -> Hold:
+        """The next request matching (method, re.search on the path) is caught: ``await hold.arrived.wait()``
+        tells it came; it waits until ``hold.release()`` and is then answered 503 without being applied, as
+        if the bot had died before its request reached Discord (kill the bot in between)."""
+        hold = Hold(method.upper(), re.compile(path_regex), asyncio.Event(), asyncio.Event())
+        self._holds.append(hold)
+        return hold
+
+    async def _held(self, method: str, record: RequestRecord) -> bool:
+        hold = next((h for h in self._holds if h.method in (method, "*") and h.path.search(record.path)), None)
+        if hold is None:
+            return False
+        self._holds.remove(hold)
+        hold.caught = record
+        hold.arrived.set()
+        await hold.released.wait()
+        return True
+
     def _fault_response(self, method: str, path: str) -> web.Response | None:
         for fault in self._faults:
             if fault.times > 0 and fault.method in (method, "*") and fault.path.search(path):
@@ -241,6 +274,9 @@ class FakeDiscord:
         record = RequestRecord(request.method, path, dict(request.query), body, time.time(),
                                files=[(u.filename, len(u.data)) for u in UPLOADS.get()])
         self.requests.append(record)
+        if await self._held(request.method, record):
+            record.status = 503
+            return json_response({"message": "503: Service Unavailable", "code": 0}, 503)
         try:
             response = await self._route(request, path, body)
         except DiscordAPIError as exc:
