@@ -16,7 +16,7 @@ from bot.core.timers import Scheduler
 from bot.games import GAMES
 from bot.services.thenumber import AIChooser, TheNumberService
 from bot.settings import Settings
-from bot.shards import Resync, ShardScopedStore
+from bot.shards import Resync, ShardScheduler, ShardScopedStore
 from storage.base import GameStore
 from storage.lease import HEARTBEAT_SECONDS, SQLiteLease
 from storage.sqlite import SQLiteStore
@@ -85,7 +85,8 @@ class NumberBot(commands.Bot):
                       if store is None and str(settings.database_path) != ":memory:" else None)
         self._heartbeat: asyncio.Task[None] | None = None
         self._resync: asyncio.Task[None] | None = None
-        self.scheduler = Scheduler(self.clock)
+        self.scheduler = (ShardScheduler(self.clock, self.store) if isinstance(self.store, ShardScopedStore)
+                          else Scheduler(self.clock))
         self.games = TheNumberService(self.store, self.clock, default_turn_seconds=settings.turn_seconds,
                                       ai_chooser=default_ai_chooser())
         # Every game played through cogs/table, on the one generic update sequence.

@@ -61,7 +61,7 @@ class Settings(BaseSettings):
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
         default=None, description="The shards this process runs, e.g. 0,1 (unset: every shard).")
 
-    shard_resync_seconds: float = Field(default=30.0, gt=0, le=3600,
+    shard_resync_seconds: float = Field(default=10.0, gt=0, le=3600,
                                         description="How often a shard process looks for games others changed.")
 
     @field_validator("shard_ids", mode="before")

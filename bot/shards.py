@@ -7,8 +7,11 @@ every DM (of any game) and answers through REST. A game with no server (started 
 
 import asyncio
 import logging
+from collections.abc import Hashable
 from typing import Any
 
+from bot.core.clock import Clock
+from bot.core.timers import Callback, Scheduler
 from bot.settings import Shards
 from storage.base import GameRecord, GameStore
 
@@ -23,12 +26,27 @@ class ShardScopedStore:
     def __init__(self, store: GameStore, shards: Shards) -> None:
         self.inner = store
         self.shards = shards
+        self.foreign: set[int] = set()  # games seen here that another shard's process runs (a DM brought them)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
     def owns(self, record: GameRecord) -> bool:
-        return self.shards.owns(record.guild_id)
+        if self.shards.owns(record.guild_id):
+            return True
+        self.foreign.add(record.id)
+        return False
+
+    async def load_game(self, game_id: int) -> GameRecord:
+        record = await self.inner.load_game(game_id)
+        self.owns(record)
+        return record
+
+    async def open_game_of_user(self, user_id: int, *, details: bool = True) -> GameRecord | None:
+        record = await self.inner.open_game_of_user(user_id, details=details)
+        if record is not None:
+            self.owns(record)
+        return record
 
     async def open_games(self, kind: str | None = None, *, details: bool = True) -> list[GameRecord]:
         return [r for r in await self.inner.open_games(kind, details=details) if self.owns(r)]
@@ -90,3 +108,23 @@ class Resync:
             if served and hasattr(talk, "catch_up"):
                 return talk
         return None
+
+
+# The timers that time a game (the others post or retry posts, which any process may do for a game it acted on).
+TIMING = frozenset({"deadline", "reminder", "table-deadline", "table-reminder"})
+
+
+class ShardScheduler(Scheduler):
+    """Times only this process's games: a deadline or reminder of another shard's game (armed after a DM
+    this process took for it) is left to that game's process, which learns it from the store (Resync), so
+    a player is never reminded twice and a deadline runs in one place."""
+
+    def __init__(self, clock: Clock, store: ShardScopedStore) -> None:
+        super().__init__(clock)
+        self.store = store
+
+    def schedule(self, key: Hashable, when: float, callback: Callback) -> None:
+        if isinstance(key, tuple) and len(key) == 2 and key[0] in TIMING and key[1] in self.store.foreign:
+            self.cancel(key)
+            return
+        super().schedule(key, when, callback)

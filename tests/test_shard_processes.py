@@ -200,10 +200,12 @@ async def test_two_shard_processes_with_a_kill_each_play_both_games_exactly(fake
 async def test_a_turn_shard_0_committed_for_a_game_of_shard_1_but_never_told_is_told_once(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
     """Shard 0's process takes the last DM of a turn of a game on shard 1, commits the turn and dies before
-    its reveal reaches Discord: shard 1's process notices the turn nobody told and tells it, once."""
+    its reveal reaches Discord: shard 1's process notices the turn nobody told and tells it, once. Later,
+    a turn opened by shard 0's process (a DM completed the one before) is timed by shard 1's process."""
     fake = fake_discord
     game = await open_game(fake, 1)
-    bots = {shard: BotProcess(fake, tmp_path, shard, SHARD_RESYNC_SECONDS="0.3") for shard in range(SHARDS)}
+    bots = {shard: BotProcess(fake, tmp_path, shard, SHARD_RESYNC_SECONDS="0.3", TURN_SECONDS="15")
+            for shard in range(SHARDS)}
     try:
         for bot in bots.values():
             await bot.start()
@@ -220,17 +222,24 @@ async def test_a_turn_shard_0_committed_for_a_game_of_shard_1_but_never_told_is_
         await eventually(lambda: len(game.reveals()) == 1, PATIENCE, "shard 1 to tell the turn")
         game.acked.setdefault(turn, {})[last] = number
         await bots[0].start()
-        await play_turn(game, bots)
-        await eventually(lambda: game.status() is not None and game.status()[0] == 2, PATIENCE, "turn 3's status")
+        # turn 2, every choice by DM: shard 0's process reveals it and opens turn 3, and leaves its timing
+        turn, status = await eventually(game.status, PATIENCE, "the second turn")
+        for name, chosen in game.script(turn).items():
+            await game.choose(turn, name, chosen, status, by_dm=True)
+        await eventually(lambda: len(game.reveals()) == 2, PATIENCE, "turn 2's reveal")
+        turn, status = await eventually(game.status, PATIENCE, "the third turn")
+        name, chosen = next(iter(game.script(turn).items()))
+        await game.choose(turn, name, chosen, status, by_dm=True)  # the others forget: the deadline reveals it
+        await eventually(lambda: len(game.reveals()) == 3, 15 + PATIENCE, "turn 3's deadline")
     finally:
         for bot in bots.values():
             await bot.stop()
     reveals = game.reveals()
-    assert [t.splitlines()[0] for t in reveals] == ["Round 1 · Turn 1: reveal", "Round 1 · Turn 2: reveal"]
+    assert [t.splitlines()[0] for t in reveals] == [f"Round 1 · Turn {n}: reveal" for n in (1, 2, 3)]
     for index, text in enumerate(reveals):
-        assert game.acked[index] == game.script(index)
-        for name, chosen in game.script(index).items():
+        for name, chosen in game.acked[index].items():
             assert f"`{chosen}` " in text and name.capitalize() in text, text
+    assert [game.acked[i] for i in (0, 1)] == [game.script(0), game.script(1)]
     assert [r.status for r in fake.requests if r is hold.caught] == [503]
     for bot in bots.values():
         assert "Traceback" not in bot.log(), bot.log()[-3000:]

@@ -14,7 +14,7 @@ import pytest
 
 from bot.core.service import GameService
 from bot.settings import Settings, Shards
-from bot.shards import ShardScopedStore
+from bot.shards import ShardScheduler, ShardScopedStore
 from storage.lease import InstanceRunning, SQLiteLease
 from storage.sqlite import SQLiteStore
 from tests.conftest import FakeClock
@@ -185,3 +185,27 @@ async def test_a_lease_per_shard(store: SQLiteStore, db_path: Path) -> None:
         assert not await one.renew()
         await both.release()
         await whole.acquire()
+
+
+async def test_a_process_times_only_its_own_games(store: SQLiteStore) -> None:
+    service = GameService(store, GAMES, FakeClock())
+    mine = await service.open_lobby(None, 5, 41, "a", {}, kind="bids")  # no server: shard 0's
+    theirs = await service.open_lobby(1 << 22, 6, 42, "b", {}, kind="bids")  # shard 1 of 2
+    scoped = ShardScopedStore(store, Shards(2, (0,)))
+    await scoped.load_game(theirs.id)  # a DM brought it here
+    await scoped.load_game(mine.id)
+    scheduler = ShardScheduler(FakeClock(), scoped)
+
+    async def nothing() -> None:
+        return None
+
+    try:
+        for key in ("deadline", "table-reminder", "table-status"):
+            scheduler.schedule((key, mine.id), 1e9, nothing)
+            scheduler.schedule((key, theirs.id), 1e9, nothing)
+        assert scheduler.is_scheduled(("deadline", mine.id)) and scheduler.is_scheduled(("table-reminder", mine.id))
+        assert not scheduler.is_scheduled(("deadline", theirs.id))
+        assert not scheduler.is_scheduled(("table-reminder", theirs.id))
+        assert scheduler.is_scheduled(("table-status", theirs.id))  # posting what it did is still its own job
+    finally:
+        scheduler.cancel_all()
