@@ -2,10 +2,12 @@
 
 Sections: engine (rules engine rates), sqlite (durable commits), stack (the real bot against the local fake
 Discord, against a bare discord.py floor), api (REST calls per turn), memory (per running game), restart
-(10,000 games) and load (200 concurrent games: the slowest first answer). Each figure is measured as a rate
-or ratio inside this run and repeated; the table shows the median and the min-max spread. The full run
-writes bench/results.json (one key per figure) and bench/RESULTS.md from it; ``--quick`` is a smoke run
-with fewer repeats and smaller sizes, and writes nothing unless ``--json`` or ``--markdown`` is given.
+(10,000 games), load (200 concurrent games: the slowest first answer) and postgres (bench/postgres.py: the
+full stack, a restart and a 1,000,000-game leaderboard on PostgreSQL; only when a server answers). Each figure
+is measured as a rate or ratio inside this run and repeated; the table shows the median and the min-max
+spread. The full run writes bench/results.json (one key per figure) and bench/RESULTS.md from it; ``--quick``
+is a smoke run with fewer repeats and smaller sizes, and writes nothing unless ``--json`` or ``--markdown`` is
+given.
 """
 
 import argparse
@@ -23,7 +25,7 @@ from typing import Any
 from .common import Figure, cpu_count, fmt
 from .report import RESULTS_MD, write_results
 
-SECTIONS = ("engine", "sqlite", "stack", "api", "memory", "restart", "load")
+SECTIONS = ("engine", "sqlite", "stack", "api", "memory", "restart", "load", "postgres")
 RESULTS = Path(__file__).resolve().parent / "results.json"
 
 
@@ -101,6 +103,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return mod.run(databases()[sizes[-1]], sizes[-1], quick)
 
+        def postgres() -> list[Figure]:
+            from . import postgres as mod
+
+            if (problem := mod.problem()) is not None:
+                print(f"[bench] postgres skipped: no server at {mod.SERVER} ({problem})", file=sys.stderr)
+                return []
+            return mod.run(databases()[sizes[-1]], sizes[-1], quick)
+
         def lazy(module: str) -> Callable[[], list[Figure]]:
             def go() -> list[Figure]:
                 mod = __import__(f"bench.{module}", fromlist=["run"])
@@ -111,6 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         runners: dict[str, Callable[[], list[Figure]]] = {
             "engine": lazy("engine"), "sqlite": lazy("sqlite_commits"), "stack": lazy("stack"),
             "api": lazy("api_economy"), "memory": memory, "restart": restart, "load": lazy("load"),
+            "postgres": postgres,
         }
         for section in SECTIONS:
             if section not in wanted:

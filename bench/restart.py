@@ -28,7 +28,8 @@ def child(db: str, spawned: float) -> None:
     marks["imports"] = time.time() - spawned
 
     async def main() -> int:
-        bot = NumberBot(Settings(_env_file=None, database_path=Path(db)))  # type: ignore[call-arg]
+        where = {"database_url": db} if db.startswith("postgresql://") else {"database_path": Path(db)}
+        bot = NumberBot(Settings(_env_file=None, **where))  # type: ignore[arg-type]  # bench.postgres: a URL
         await bot.store.open()
         try:
             marks["store_open"] = time.time() - spawned
@@ -67,7 +68,7 @@ def _noop(game_id: int, phase: int) -> Callable[[], Awaitable[None]]:
     return fire
 
 
-def measure(db: Path) -> dict[str, float]:
+def measure(db: Path | str) -> dict[str, float]:
     spawned = time.time()
     out = subprocess.run([sys.executable, "-m", "bench.restart", "--child", str(db), repr(spawned)], check=True,
                          capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1], timeout=120)

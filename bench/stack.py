@@ -55,9 +55,10 @@ class Table:
 class Stack:
     """A fake Discord with ``games`` running 5-seat tables of the real bot, plus the floor bot."""
 
-    def __init__(self, games: int, tmp: Path) -> None:
+    def __init__(self, games: int, tmp: Path, database_url: str | None = None) -> None:
         self.games = games
         self.tmp = tmp
+        self.database_url = database_url  # PostgreSQL (bench.postgres) instead of a SQLite file
         self.fake = FakeDiscord(spec_path=None)
         self.tables: list[Table] = []
         self.bot: NumberBot | None = None
@@ -70,7 +71,7 @@ class Stack:
         guild = self.fake.add_guild("Bench", members=users)
         channels = [self.fake.add_channel(guild, f"t{g}") for g in range(self.games)]
         settings = Settings(_env_file=None, database_path=self.tmp / "bench.sqlite3",  # type: ignore[call-arg]
-                            turn_seconds=3600, reminder_seconds=0)
+                            database_url=self.database_url, turn_seconds=3600, reminder_seconds=0)
         self.bot = NumberBot(settings)
         await self.bot.login(self.fake.token)
         await self.fake.attach(self.bot)

@@ -69,6 +69,34 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _migrate_db(args: argparse.Namespace) -> int:
+    """Copy the SQLite database into an empty PostgreSQL one and print the proof (counts and checksums)."""
+    import asyncio
+    import sqlite3
+
+    import asyncpg
+
+    from bot.run import StartupError, load_settings
+    from storage.base import StoreError
+    from storage.copy import copy_sqlite_to_postgres
+    from storage.pg_connection import is_postgres_url
+
+    if not is_postgres_url(args.to):
+        print("--to must be a postgresql:// URL", file=sys.stderr)
+        return 2
+    try:
+        source = args.source or str(load_settings().database_path)
+        report = asyncio.run(copy_sqlite_to_postgres(source, args.to))
+    except (StartupError, StoreError, sqlite3.Error, asyncpg.PostgresError, OSError) as exc:
+        print(" ".join(f"migrate-db: {exc}".split()), file=sys.stderr)
+        return 2
+    print(f"copied {report.source} into {report.target}")
+    for check in report.tables:
+        print(f"{check.table}: {check.rows} rows, sha256 {check.sha256} (equal in both)")
+    print("verified: every table has the same rows in both databases")
+    return 0
+
+
 def _play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.randrange(SEED_LIMIT)
     if args.game == "numeri":
@@ -181,6 +209,14 @@ def build_parser() -> argparse.ArgumentParser:
                             epilog=REPLAY_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     replay.add_argument("file", help="the script file, or - for standard input")
     replay.set_defaults(func=_replay)
+    migrate = sub.add_parser("migrate-db", help="copy the SQLite database into an empty PostgreSQL database",
+                             description="Copies every game, seat, action, setting and statistic of the SQLite "
+                                         "database into an empty PostgreSQL database, then checks that both hold "
+                                         "the same rows. Stop the bot first; then set DATABASE_URL to the target.")
+    migrate.add_argument("--to", required=True, metavar="URL", help="postgresql://user@host:port/database (empty)")
+    migrate.add_argument("--from", dest="source", metavar="PATH",
+                         help="the SQLite file (default: DATABASE_PATH from the environment or .env)")
+    migrate.set_defaults(func=_migrate_db)
     _add_game_commands(sub)
     return parser
 

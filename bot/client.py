@@ -17,9 +17,9 @@ from bot.games import GAMES
 from bot.services.thenumber import AIChooser, TheNumberService
 from bot.settings import Settings
 from bot.shards import Resync, ShardScheduler, ShardScopedStore
+from storage.backend import make_lease, make_store
 from storage.base import GameStore
-from storage.lease import HEARTBEAT_SECONDS, SQLiteLease
-from storage.sqlite import SQLiteStore
+from storage.lease import HEARTBEAT_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -73,16 +73,17 @@ class NumberBot(commands.Bot):
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
-        # Shard processes share the file: each game is locked across them (see GameStore.game_lock).
-        self.store: GameStore = store or SQLiteStore(settings.database_path, shared=shards is not None,
-                                                     busy_timeout_ms=settings.database_busy_timeout_ms)
+        # SQLite (DATABASE_PATH) unless DATABASE_URL names a PostgreSQL database. Shard processes share it:
+        # each game is locked across them (see GameStore.game_lock).
+        self.store: GameStore = store or make_store(settings.database_url, settings.database_path,
+                                                    busy_timeout_ms=settings.database_busy_timeout_ms,
+                                                    shared=shards is not None)
+        # One process per shard of a database (see storage/lease.py); a store handed in is the caller's business.
+        self.lease = (make_lease(self.store, busy_timeout_ms=settings.database_busy_timeout_ms,
+                                 shard_count=shards.count if shards else 1, shard_ids=shards.ids if shards else (0,))
+                      if store is None else None)
         if shards is not None:  # restore, time and post only the games of this process's servers
             self.store = ShardScopedStore(self.store, shards)  # type: ignore[assignment]
-        # One process per shard of a database file (see storage/lease.py); a store handed in is the caller's.
-        self.lease = (SQLiteLease(settings.database_path, busy_timeout_ms=settings.database_busy_timeout_ms,
-                                  shard_count=shards.count if shards else 1,
-                                  shard_ids=shards.ids if shards else (0,))
-                      if store is None and str(settings.database_path) != ":memory:" else None)
         self._heartbeat: asyncio.Task[None] | None = None
         self._resync: asyncio.Task[None] | None = None
         self.scheduler = (ShardScheduler(self.clock, self.store) if isinstance(self.store, ShardScopedStore)

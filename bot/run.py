@@ -14,14 +14,17 @@ import sys
 import threading
 
 import aiohttp
+import asyncpg
 import discord
 import yarl
 from pydantic import ValidationError
 
 from bot.settings import Settings, env_file
+from storage.backend import describe
 from storage.base import StoreError
 from storage.lease import InstanceRunning
-from storage.preflight import database_problem
+from storage.pg_connection import is_postgres_url
+from storage.preflight import database_problem, postgres_problem
 
 log = logging.getLogger("bot")
 
@@ -100,9 +103,13 @@ def check_before_connecting(settings: Settings) -> str:
                  "no .env in the working directory or next to the project (copy .env.example to .env and "
                  "fill it in) and none in the environment")
         raise StartupError(f"DISCORD_TOKEN is not set: {where}", 2)
-    problem = database_problem(settings.database_path)
+    if is_postgres_url(settings.database_url):
+        assert settings.database_url is not None
+        problem = postgres_problem(settings.database_url)
+    else:
+        problem = database_problem(settings.database_path)
     if problem:
-        raise StartupError(f"database {settings.database_path}: {problem}", 2)
+        raise StartupError(f"database {describe(settings.database_url, settings.database_path)}: {problem}", 2)
     return token
 
 
@@ -166,8 +173,8 @@ def run_bot() -> int:
     except discord.HTTPException as exc:
         print(one_line(f"Discord answered {exc.status} at {api}: {exc.text or exc}"), file=sys.stderr)
         code = 1
-    except (sqlite3.Error, StoreError) as exc:  # the store refused to open (after the checks above)
-        print(one_line(f"database {settings.database_path}: {exc}"), file=sys.stderr)
+    except (sqlite3.Error, asyncpg.PostgresError, StoreError) as exc:  # the store refused to open (after the checks)
+        print(one_line(f"database {describe(settings.database_url, settings.database_path)}: {exc}"), file=sys.stderr)
         code = 2
     except Exception:  # a bug: keep its traceback in the log, and still end the process
         log.exception("the bot stopped on an unexpected error")

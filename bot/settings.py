@@ -48,6 +48,7 @@ class Settings(BaseSettings):
     discord_token: SecretStr | None = Field(default=None, description="The bot token from the Developer Portal.")
     database_path: Path = Field(default=DEFAULT_DATABASE, description="SQLite file; its folder is created.")
     database_busy_timeout_ms: int = Field(default=10_000, ge=0)
+    database_url: str | None = Field(default=None, description="postgresql://user@host/db: PostgreSQL, not SQLite.")
     dev_guild_id: int | None = Field(default=None, description="Sync commands to this guild only (development).")
     log_level: str = Field(default="INFO", description="The bot's own loggers.")
     log_level_third_party: str = Field(default="INFO", description="The lowest level libraries log at.")
@@ -103,6 +104,15 @@ class Settings(BaseSettings):
         if level not in LOG_LEVELS:
             raise ValueError(f"must be one of {', '.join(LOG_LEVELS)}, not {value!r}")
         return level
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_only(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None  # an empty DATABASE_URL= in .env means SQLite, as no setting does
+        if value.strip().split("://", 1)[0] not in ("postgresql", "postgres"):
+            raise ValueError("must start with postgresql:// (leave it unset to use the SQLite file DATABASE_PATH)")
+        return value.strip()
 
     @classmethod
     def load(cls, path: Path | None) -> Self:

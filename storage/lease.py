@@ -39,17 +39,18 @@ class Holder:
 
 
 class InstanceRunning(StoreError):
-    def __init__(self, path: str, holder: Holder, now: float, shard_count: int = 1) -> None:
+    def __init__(self, path: str, holder: Holder, now: float, shard_count: int = 1, *,
+                 what: str = "the database", hint: str = "give this one another DATABASE_PATH") -> None:
         self.holder = holder
         seen = max(0, int(now - holder.heartbeat))
         who = f"another bot process (pid {holder.pid} on {holder.hostname}, last seen {seen} s ago)"
         if holder.shard_count == shard_count == 1:
-            text = f"{who} is using the database {path}: stop it first, or give this one another DATABASE_PATH"
+            text = f"{who} is using {what} {path}: stop it first, or {hint}"
         elif holder.shard_count == shard_count:
-            text = (f"{who} runs shard {holder.shard} of {shard_count} on the database {path}: stop it first, or"
+            text = (f"{who} runs shard {holder.shard} of {shard_count} on {what} {path}: stop it first, or"
                     " give this one other SHARD_IDS")
         else:
-            text = (f"{who} runs the database {path} as {holder.shard_count} shard(s), this one as {shard_count}:"
+            text = (f"{who} runs {what} {path} as {holder.shard_count} shard(s), this one as {shard_count}:"
                     " every process of one database needs the same SHARD_COUNT (stop it first)")
         super().__init__(text)
 

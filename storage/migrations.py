@@ -1,4 +1,5 @@
-"""Numbered SQL migrations (``migrations/NNNN_name.sql``), applied in one transaction at start-up."""
+"""Numbered SQL migrations (``migrations/NNNN_name.sql`` for SQLite, ``migrations_pg/`` for PostgreSQL), applied in
+one transaction at start-up."""
 
 import re
 import sqlite3
@@ -33,9 +34,13 @@ def split_statements(script: str) -> tuple[str, ...]:
     return tuple(statements)
 
 
-def load_migrations() -> list[Migration]:
+SQLITE = "migrations"
+POSTGRES = "migrations_pg"
+
+
+def load_migrations(folder: str = SQLITE) -> list[Migration]:
     found = []
-    for entry in resources.files("storage").joinpath("migrations").iterdir():
+    for entry in resources.files("storage").joinpath(folder).iterdir():
         match = _NAME.fullmatch(entry.name)
         if match:
             found.append(Migration(int(match.group(1)), entry.name, split_statements(entry.read_text("utf-8"))))
@@ -46,8 +51,8 @@ def load_migrations() -> list[Migration]:
     return found
 
 
-def latest_version() -> int:
-    return len(load_migrations())
+def latest_version(folder: str = SQLITE) -> int:
+    return len(load_migrations(folder))
 
 
 def check_version(found: int, known: int) -> None:

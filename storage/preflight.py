@@ -1,15 +1,19 @@
 """Is the database usable? Checked synchronously at start-up, before the bot connects to Discord.
 
-Each problem is one sentence a person can act on. The check uses the standard ``sqlite3`` module and no
-thread, so a failure leaves nothing running that could keep the process alive.
+Each problem is one sentence a person can act on. The SQLite check uses the standard ``sqlite3`` module and
+no thread, so a failure leaves nothing running that could keep the process alive; the PostgreSQL check runs one
+connection in its own short event loop, closed before it returns.
 """
 
+import asyncio
 import os
 import sqlite3
 from pathlib import Path
 
+import asyncpg
+
 from .base import SchemaTooNew
-from .migrations import check_version, latest_version
+from .migrations import POSTGRES, check_version, latest_version
 
 # Long enough to wait out a short write by another process, short enough never to stall a start-up.
 LOCK_WAIT_S = 2.0
@@ -57,4 +61,34 @@ def _open_problem(path: Path) -> str | None:
         return str(exc)
     finally:
         db.close()
+    return None
+
+
+def postgres_problem(url: str, timeout_s: float = 5.0) -> str | None:
+    """Why the bot could not use the PostgreSQL database at ``url``, or None when it can (connects once, reads
+    the schema version, writes nothing)."""
+    return asyncio.run(_postgres_problem(url, timeout_s))
+
+
+async def _postgres_problem(url: str, timeout_s: float) -> str | None:
+    try:
+        conn = await asyncpg.connect(url, timeout=timeout_s)
+    except asyncpg.InvalidCatalogNameError:
+        return "does not exist: create it first (createdb, or CREATE DATABASE), the bot creates its tables"
+    except (asyncpg.InvalidPasswordError, asyncpg.InvalidAuthorizationSpecificationError) as exc:
+        return f"refused the login: {exc}"
+    except (OSError, TimeoutError) as exc:
+        return f"cannot be reached: {exc.strerror if isinstance(exc, OSError) and exc.strerror else exc or 'timeout'}"
+    except (asyncpg.PostgresError, ValueError) as exc:
+        return f"cannot be opened: {exc}"
+    try:
+        if await conn.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL"):
+            found = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+            check_version(int(found), latest_version(POSTGRES))
+    except SchemaTooNew as exc:
+        return str(exc)
+    except asyncpg.PostgresError as exc:
+        return f"cannot be read: {exc}"
+    finally:
+        await conn.close()
     return None

@@ -1,12 +1,13 @@
 """Shared fixtures."""
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
-from storage.sqlite import SQLiteStore
+from storage.base import GameStore
+from tests.backends import BACKENDS, Backend, postgres_backend, run_database, sqlite_backend
 from tests.fakediscord import FakeDiscord
 
 # The local fake Discord's fixture (fake_discord), for every test.
@@ -34,9 +35,26 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "data" / "games.sqlite3"
 
 
+@pytest.fixture(scope="session")
+def pg_database() -> Iterator[str]:
+    """The URL of one PostgreSQL database for the whole run (``test_<random>``, migrated once, dropped at the
+    end); skipped with the reason when no server answers, unless REQUIRE_POSTGRES=1 (then the test fails)."""
+    yield from run_database()
+
+
+@pytest.fixture(params=BACKENDS)
+async def backend(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[Backend]:
+    """Where a storage, service or stats test keeps its games: a SQLite file, or the run's PostgreSQL database
+    (emptied before each test)."""
+    if request.param == "sqlite":
+        yield sqlite_backend(db_path)
+    else:
+        yield await postgres_backend(request.getfixturevalue("pg_database"))
+
+
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SQLiteStore]:
-    async with SQLiteStore(db_path) as opened:
+async def store(backend: Backend) -> AsyncIterator[GameStore]:
+    async with backend.store() as opened:
         yield opened
 
 

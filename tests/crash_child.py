@@ -2,15 +2,18 @@
 
 Deterministic: the number a seat plays depends only on the seed, the turn and the board, so a run
 killed at any instant and started again finishes with the same game as an uninterrupted one.
-Usage: python -m tests.crash_child DB SEED
+Usage: python -m tests.crash_child DB SEED (DB: a SQLite file or a postgresql:// URL)
 """
 
 import asyncio
 import random
 import sys
+from typing import cast
 
 from bot.services.thenumber import TheNumberService
-from storage.sqlite import SQLiteStore
+from storage.backend import make_store
+from storage.pg_connection import is_postgres_url
+from tests.backends import AnyStore
 from tests.play_helpers import legal_number, open_running_game
 
 USERS = [501, 502, 503, 504]
@@ -22,7 +25,7 @@ def say(line: str) -> None:
 
 
 async def main(db: str, seed: int) -> None:
-    async with SQLiteStore(db) as store:
+    async with cast(AnyStore, make_store(db if is_postgres_url(db) else None, db)) as store:
         service = TheNumberService(store)
         games = await service.load_open_games()
         if games:

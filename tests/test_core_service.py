@@ -6,7 +6,6 @@ import asyncio
 import itertools
 import logging
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,8 +26,8 @@ from bot.core.fold import step_from_json as decode_step
 from bot.core.game import RuleError
 from bot.core.service import GameService, Outcome, StepReport
 from bot.core.table import Table, fold, seed_of
-from storage.base import GameFull, GameRecord
-from storage.sqlite import SQLiteStore
+from storage.base import GameFull, GameRecord, GameStore
+from tests.backends import Backend
 from tests.conftest import FakeClock
 from tests.toy_games import BIDS, RACE, DiceRace, RaceState
 
@@ -76,7 +75,7 @@ async def play_out(service: GameService, game_id: int, rng: random.Random) -> li
 
 
 # Whole games -----------------------------------------------------------------------------------
-async def test_dice_race_with_humans_and_ai_plays_to_the_end(store: SQLiteStore, clock: FakeClock) -> None:
+async def test_dice_race_with_humans_and_ai_plays_to_the_end(store: GameStore, clock: FakeClock) -> None:
     service = GameService(store, GAMES, clock)
     game_id, _ = await new_game(service, "race", 2, ("greedy", "random"))
     started = await service.start(game_id, (await store.load_game(game_id)).host_id)
@@ -100,7 +99,7 @@ async def test_dice_race_with_humans_and_ai_plays_to_the_end(store: SQLiteStore,
     assert state == reports[-1].after
 
 
-async def test_sealed_bids_with_humans_and_ai_plays_to_the_end(store: SQLiteStore, clock: FakeClock) -> None:
+async def test_sealed_bids_with_humans_and_ai_plays_to_the_end(store: GameStore, clock: FakeClock) -> None:
     service = GameService(store, GAMES, clock)
     game_id, users = await new_game(service, "bids", 2, ("all", "half"))
     started = await service.start(game_id, users[0])
@@ -123,7 +122,7 @@ async def test_sealed_bids_with_humans_and_ai_plays_to_the_end(store: SQLiteStor
     assert await service.announced(game_id, 2) and not await service.announced(game_id, 2)
 
 
-async def test_a_rule_error_stores_nothing(store: SQLiteStore, clock: FakeClock) -> None:
+async def test_a_rule_error_stores_nothing(store: GameStore, clock: FakeClock) -> None:
     service = GameService(store, GAMES, clock)
     game_id, users = await new_game(service, "bids", 2)
     await service.start(game_id, users[0])
@@ -136,7 +135,7 @@ async def test_a_rule_error_stores_nothing(store: SQLiteStore, clock: FakeClock)
     assert len((await store.load_game(game_id)).actions) == before
 
 
-async def test_only_the_seat_the_step_asks_may_act(store: SQLiteStore, clock: FakeClock) -> None:
+async def test_only_the_seat_the_step_asks_may_act(store: GameStore, clock: FakeClock) -> None:
     service = GameService(store, GAMES, clock)
     game_id, users = await new_game(service, "race", 2)
     table = (await service.start(game_id, users[0])).table
@@ -147,7 +146,7 @@ async def test_only_the_seat_the_step_asks_may_act(store: SQLiteStore, clock: Fa
 
 
 # A choice bound to its step --------------------------------------------------------------------
-async def test_an_action_for_an_old_step_is_refused_and_nothing_is_stored(store: SQLiteStore,
+async def test_an_action_for_an_old_step_is_refused_and_nothing_is_stored(store: GameStore,
                                                                          clock: FakeClock) -> None:
     service = GameService(store, GAMES, clock)
     game_id, users = await new_game(service, "bids", 2)
@@ -161,8 +160,8 @@ async def test_an_action_for_an_old_step_is_refused_and_nothing_is_stored(store:
     assert len((await store.load_game(game_id)).actions) == stored
 
 
-async def test_a_stale_cache_cannot_store_a_draft_for_a_step_that_is_over(db_path: Path, clock: FakeClock) -> None:
-    async with SQLiteStore(db_path) as one, SQLiteStore(db_path) as two:
+async def test_a_stale_cache_cannot_store_a_draft_for_a_step_that_is_over(backend: Backend, clock: FakeClock) -> None:
+    async with backend.store() as one, backend.store() as two:
         first, second = GameService(one, GAMES, clock), GameService(two, GAMES, clock)
         game_id, users = await new_game(first, "bids", 2)
         await first.start(game_id, users[0])
@@ -183,9 +182,9 @@ async def test_a_stale_cache_cannot_store_a_draft_for_a_step_that_is_over(db_pat
 
 # Races across processes ------------------------------------------------------------------------
 @pytest.mark.parametrize("trial", range(12))
-async def test_acts_racing_an_expire_in_a_restarted_process_lose_no_draft(db_path: Path, clock: FakeClock,
+async def test_acts_racing_an_expire_in_a_restarted_process_lose_no_draft(backend: Backend, clock: FakeClock,
                                                                          trial: int) -> None:
-    async with SQLiteStore(db_path) as one, SQLiteStore(db_path) as two:
+    async with backend.store() as one, backend.store() as two:
         live = GameService(one, GAMES, clock)
         game_id, users = await new_game(live, "bids", 4)
         await live.start(game_id, users[0])
@@ -228,9 +227,9 @@ async def test_acts_racing_an_expire_in_a_restarted_process_lose_no_draft(db_pat
 
 
 @pytest.mark.parametrize("trial", range(6))
-async def test_an_open_move_racing_an_expire_elsewhere_is_applied_once_or_refused(db_path: Path, clock: FakeClock,
+async def test_an_open_move_racing_an_expire_elsewhere_is_applied_once_or_refused(backend: Backend, clock: FakeClock,
                                                                                 trial: int) -> None:
-    async with SQLiteStore(db_path) as one, SQLiteStore(db_path) as two:
+    async with backend.store() as one, backend.store() as two:
         live = GameService(one, GAMES, clock)
         game_id, users = await new_game(live, "race", 2)
         table = (await live.start(game_id, users[0])).table
@@ -262,7 +261,7 @@ async def test_an_open_move_racing_an_expire_elsewhere_is_applied_once_or_refuse
 class CountingStore:
     """The real store, with ``load_game`` counted and optionally held back to return an older record."""
 
-    def __init__(self, store: SQLiteStore) -> None:
+    def __init__(self, store: GameStore) -> None:
         self.store = store
         self.loads = 0
         self.gate: asyncio.Event | None = None
@@ -285,7 +284,7 @@ class CountingStore:
         return await self.store.load_game(game_id)
 
 
-async def test_ten_readers_at_once_share_one_load(store: SQLiteStore, clock: FakeClock) -> None:
+async def test_ten_readers_at_once_share_one_load(store: GameStore, clock: FakeClock) -> None:
     game_id, users = await new_game(GameService(store, GAMES, clock), "bids", 3)
     await GameService(store, GAMES, clock).start(game_id, users[0])
     counting = CountingStore(store)
@@ -297,7 +296,7 @@ async def test_ten_readers_at_once_share_one_load(store: SQLiteStore, clock: Fak
     assert counting.loads == 1
 
 
-async def test_a_slow_load_of_an_older_record_never_takes_the_cache_back(store: SQLiteStore,
+async def test_a_slow_load_of_an_older_record_never_takes_the_cache_back(store: GameStore,
                                                                         clock: FakeClock) -> None:
     writer = GameService(store, GAMES, clock)
     game_id, users = await new_game(writer, "bids", 2)
@@ -323,7 +322,7 @@ async def test_a_slow_load_of_an_older_record_never_takes_the_cache_back(store: 
 
 
 # Secrets -----------------------------------------------------------------------------------------
-async def test_the_seed_is_never_in_a_view_an_event_or_a_log(store: SQLiteStore, clock: FakeClock,
+async def test_the_seed_is_never_in_a_view_an_event_or_a_log(store: GameStore, clock: FakeClock,
                                                            caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
     service = GameService(store, GAMES, clock)
@@ -350,7 +349,7 @@ async def test_the_seed_is_never_in_a_view_an_event_or_a_log(store: SQLiteStore,
 
 # Deadlines ----------------------------------------------------------------------------------------
 async def test_a_deadline_takes_the_rules_default_and_two_misses_in_a_row_make_a_seat_away(
-        store: SQLiteStore, clock: FakeClock) -> None:
+        store: GameStore, clock: FakeClock) -> None:
     service = GameService(store, GAMES, clock)
     game_id, users = await new_game(service, "race", 2)
     table = (await service.start(game_id, users[0])).table
@@ -372,7 +371,7 @@ async def test_a_deadline_takes_the_rules_default_and_two_misses_in_a_row_make_a
     assert not table.away(late)
 
 
-async def test_a_sealed_deadline_keeps_the_drafts_and_defaults_the_rest(store: SQLiteStore,
+async def test_a_sealed_deadline_keeps_the_drafts_and_defaults_the_rest(store: GameStore,
                                                                        clock: FakeClock) -> None:
     service = GameService(store, GAMES, clock)
     game_id, users = await new_game(service, "bids", 3)
@@ -386,7 +385,7 @@ async def test_a_sealed_deadline_keeps_the_drafts_and_defaults_the_rest(store: S
 
 
 # Leaving ------------------------------------------------------------------------------------------
-async def test_a_sealed_step_does_not_wait_for_a_seat_that_left(store: SQLiteStore, clock: FakeClock) -> None:
+async def test_a_sealed_step_does_not_wait_for_a_seat_that_left(store: GameStore, clock: FakeClock) -> None:
     service = GameService(store, GAMES, clock)
     game_id, users = await new_game(service, "bids", 3)
     await service.start(game_id, users[0])
@@ -406,7 +405,7 @@ async def test_a_sealed_step_does_not_wait_for_a_seat_that_left(store: SQLiteSto
         await service.act(game_id, users[0], text="1")
 
 
-async def test_an_open_step_of_a_seat_that_left_is_skipped(store: SQLiteStore, clock: FakeClock) -> None:
+async def test_an_open_step_of_a_seat_that_left_is_skipped(store: GameStore, clock: FakeClock) -> None:
     service = GameService(store, GAMES, clock)
     game_id, users = await new_game(service, "race", 3)
     table = (await service.start(game_id, users[0])).table
@@ -418,7 +417,7 @@ async def test_an_open_step_of_a_seat_that_left_is_skipped(store: SQLiteStore, c
 
 
 # Lobby --------------------------------------------------------------------------------------------
-async def test_the_lobby_follows_each_games_seats_and_ai_levels(store: SQLiteStore, clock: FakeClock) -> None:
+async def test_the_lobby_follows_each_games_seats_and_ai_levels(store: GameStore, clock: FakeClock) -> None:
     service = GameService(store, GAMES, clock)
     game_id, users = await new_game(service, "race", 1)
     with pytest.raises(UnknownLevel):
@@ -432,7 +431,7 @@ async def test_the_lobby_follows_each_games_seats_and_ai_levels(store: SQLiteSto
     assert (await store.load_game(game_id)).kind == "race"
 
 
-async def test_options_are_checked_against_the_game(store: SQLiteStore, clock: FakeClock) -> None:
+async def test_options_are_checked_against_the_game(store: GameStore, clock: FakeClock) -> None:
     service = GameService(store, GAMES, clock)
     with pytest.raises(BadOption) as bad:
         await service.open_lobby(1, next(_ids), next(_ids), "ana", {"turn_seconds": 5}, kind="bids")
@@ -458,7 +457,7 @@ class Killed(Exception):
 class KillingStore:
     """The real store; dies just after (or just before) committing the first chance step."""
 
-    def __init__(self, store: SQLiteStore, *, before: bool) -> None:
+    def __init__(self, store: GameStore, *, before: bool) -> None:
         self.store, self.before = store, before
         self.attempted: dict[str, Any] | None = None
 
@@ -484,7 +483,7 @@ class CountingRace(DiceRace):
         return dict(super().chance(state, rng))
 
 
-async def test_a_restart_after_a_chance_step_never_draws_it_again(store: SQLiteStore, clock: FakeClock) -> None:
+async def test_a_restart_after_a_chance_step_never_draws_it_again(store: GameStore, clock: FakeClock) -> None:
     killing = KillingStore(store, before=False)
     doomed = GameService(killing, GAMES, clock)  # type: ignore[arg-type]
     game_id, users = await new_game(doomed, "race", 2)
@@ -504,7 +503,7 @@ async def test_a_restart_after_a_chance_step_never_draws_it_again(store: SQLiteS
         {"chance": {"die": die}}, {str(mover): {"steps": die}}]
 
 
-async def test_a_chance_step_lost_in_a_crash_is_drawn_the_same_at_catch_up(store: SQLiteStore,
+async def test_a_chance_step_lost_in_a_crash_is_drawn_the_same_at_catch_up(store: GameStore,
                                                                           clock: FakeClock) -> None:
     killing = KillingStore(store, before=True)
     doomed = GameService(killing, GAMES, clock)  # type: ignore[arg-type]
@@ -518,8 +517,8 @@ async def test_a_chance_step_lost_in_a_crash_is_drawn_the_same_at_catch_up(store
 
 
 async def test_a_late_load_at_the_same_step_keeps_the_cached_drafts_unless_the_store_has_more(
-        db_path: Path, clock: FakeClock) -> None:
-    async with SQLiteStore(db_path) as store, SQLiteStore(db_path) as other:
+        backend: Backend, clock: FakeClock) -> None:
+    async with backend.store() as store, backend.store() as other:
         writer = GameService(store, GAMES, clock)
         game_id, users = await new_game(writer, "bids", 3)
         await writer.start(game_id, users[0])
@@ -548,7 +547,7 @@ async def test_a_late_load_at_the_same_step_keeps_the_cached_drafts_unless_the_s
         assert await service.table(game_id) is newer
 
 
-async def test_a_load_older_than_a_step_already_committed_is_taken_again(store: SQLiteStore,
+async def test_a_load_older_than_a_step_already_committed_is_taken_again(store: GameStore,
                                                                        clock: FakeClock) -> None:
     counting = CountingStore(store)
     service = GameService(counting, GAMES, clock)  # type: ignore[arg-type]
@@ -568,7 +567,7 @@ async def test_a_load_older_than_a_step_already_committed_is_taken_again(store: 
 
 
 # Storage ------------------------------------------------------------------------------------------
-async def test_storage_keeps_the_start_payload_and_refuses_a_step_that_missed_a_draft(store: SQLiteStore,
+async def test_storage_keeps_the_start_payload_and_refuses_a_step_that_missed_a_draft(store: GameStore,
                                                                                     clock: FakeClock) -> None:
     lobby = await store.create_lobby("bids", 1, next(_ids), 1, "ana", {}, clock.now())
     await store.seat_player(lobby.id, 2, "ben", 5, clock.now())
@@ -585,7 +584,7 @@ async def test_storage_keeps_the_start_payload_and_refuses_a_step_that_missed_a_
 
 # Random tables ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("seed", range(6))
-async def test_random_tables_always_match_the_fold_of_their_log(store: SQLiteStore, clock: FakeClock,
+async def test_random_tables_always_match_the_fold_of_their_log(store: GameStore, clock: FakeClock,
                                                                seed: int) -> None:
     """Humans act, change their minds, miss deadlines and leave at random: the live table is always the
     fold of what is stored, each step is reported once and in order, and every game ends."""

@@ -3,8 +3,8 @@ a server of each shard, played to the end with DM choices (which Discord sends t
 game) and modal choices (sent to the server's shard); each process is SIGKILLed once mid-turn and started
 again. Every acknowledged choice is revealed, every turn once, and the scores are the reference's.
 
-The database is one SQLite file in WAL mode shared by both processes (the PostgreSQL backend is not on this
-branch yet); the games are locked across the processes by the store (storage/filelock.py)."""
+Both backends: one PostgreSQL database (created and dropped by the test; games locked across the processes by
+advisory locks), and one SQLite file in WAL mode shared by the two processes (byte-range file locks)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,13 @@ import re
 import signal
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
+from tests.backends import BACKENDS, _problem, create_database, drop_database, new_name, server_url, unavailable
 from tests.discord_world import PATIENCE, eventually
 from tests.fakediscord import FakeDiscord, Message, SimUser
 from tests.fakediscord.state import Channel
@@ -29,6 +33,24 @@ NAMES = {0: ("ana", "ben", "cy"), 1: ("dan", "eve", "fay")}  # the players of th
 # (shard of the game, turn): the process SIGKILLed just after that turn's first choice was acknowledged. The
 # first chooser of an even turn uses a DM, so shard 0's process took it, whichever shard the game is on.
 KILLS = {(1, 2): 1, (0, 5): 0, (1, 8): 0}
+
+
+@pytest.fixture(params=BACKENDS)
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[dict[str, str]]:
+    """The setting that points both processes at one database: a SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        yield {"DATABASE_PATH": str(tmp_path / "bot.sqlite3")}
+        return
+    server = server_url()
+    problem = await _problem(server)
+    if problem:
+        unavailable(problem)
+    name = new_name("shards")
+    url = await create_database(server, name, migrated=False)
+    try:
+        yield {"DATABASE_URL": url}
+    finally:
+        await drop_database(server, name)
 
 
 class BotProcess:
@@ -156,11 +178,11 @@ async def play_turn(game: Game, bots: dict[int, BotProcess]) -> None:
     await eventually(lambda: len(game.reveals()) > turn, PATIENCE, f"turn {turn}'s reveal on shard {game.shard}")
 
 
-async def test_two_shard_processes_with_a_kill_each_play_both_games_exactly(fake_discord: FakeDiscord,
-                                                                           tmp_path: Path) -> None:
+async def test_two_shard_processes_with_a_kill_each_play_both_games_exactly(
+        fake_discord: FakeDiscord, tmp_path: Path, database: dict[str, str]) -> None:
     fake = fake_discord
     games = [await open_game(fake, shard) for shard in range(SHARDS)]
-    bots = {shard: BotProcess(fake, tmp_path, shard) for shard in range(SHARDS)}
+    bots = {shard: BotProcess(fake, tmp_path, shard, **database) for shard in range(SHARDS)}
     try:
         for bot in bots.values():
             await bot.start()
@@ -169,7 +191,9 @@ async def test_two_shard_processes_with_a_kill_each_play_both_games_exactly(fake
                                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         _, err = await asyncio.wait_for(third.communicate(), 120)
         assert third.returncode == 2, err
-        assert "runs shard 1 of 2 on the database" in err.decode().strip().splitlines()[-1], err
+        refusal = err.decode().strip().splitlines()[-1]
+        assert refusal.startswith("another bot process (pid ") and "shard 1 of 2" in refusal, refusal
+        assert "SHARD_IDS" in refusal, refusal
         for game in games:
             await start_game(game)
         while not all(g.over() for g in games):
@@ -198,13 +222,13 @@ async def test_two_shard_processes_with_a_kill_each_play_both_games_exactly(fake
 
 
 async def test_a_turn_shard_0_committed_for_a_game_of_shard_1_but_never_told_is_told_once(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+        fake_discord: FakeDiscord, tmp_path: Path, database: dict[str, str]) -> None:
     """Shard 0's process takes the last DM of a turn of a game on shard 1, commits the turn and dies before
     its reveal reaches Discord: shard 1's process notices the turn nobody told and tells it, once. Later,
     a turn opened by shard 0's process (a DM completed the one before) is timed by shard 1's process."""
     fake = fake_discord
     game = await open_game(fake, 1)
-    bots = {shard: BotProcess(fake, tmp_path, shard, SHARD_RESYNC_SECONDS="0.3", TURN_SECONDS="15")
+    bots = {shard: BotProcess(fake, tmp_path, shard, SHARD_RESYNC_SECONDS="0.3", TURN_SECONDS="15", **database)
             for shard in range(SHARDS)}
     try:
         for bot in bots.values():

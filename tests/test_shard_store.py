@@ -166,8 +166,8 @@ def test_wrong_shard_settings_are_refused(monkeypatch: pytest.MonkeyPatch, env: 
         Settings.load(None)
 
 
-async def test_a_lease_per_shard(store: SQLiteStore, db_path: Path) -> None:
-    async with SQLiteLease(db_path, shard_count=2, shard_ids=[0]) as zero, \
+async def test_a_lease_per_shard(db_path: Path) -> None:
+    async with SQLiteStore(db_path), SQLiteLease(db_path, shard_count=2, shard_ids=[0]) as zero, \
             SQLiteLease(db_path, shard_count=2, shard_ids=[1]) as one, \
             SQLiteLease(db_path, shard_count=2, shard_ids=[1, 0]) as both, \
             SQLiteLease(db_path) as whole:

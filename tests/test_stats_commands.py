@@ -21,6 +21,7 @@ from bot.games.thenumber.game import GAME
 from bot.games.thenumber.replay import replay_text
 from bot.services.thenumber import rebuild, unique_names
 from cogs.thenumber.chart import PNG_SIGNATURE
+from tests.backends import Backend
 from tests.conftest import FakeClock
 from tests.discord_world import World, eventually
 from tests.fakediscord import Channel, FakeDiscord, Guild, InteractionResult, SimulationError
@@ -89,14 +90,18 @@ class StatsWorld(World):
 
 
 @pytest.fixture
-async def world(fake_discord: FakeDiscord, db_path: Path, clock: FakeClock) -> AsyncIterator[StatsWorld]:
+async def world(fake_discord: FakeDiscord, db_path: Path, clock: FakeClock, backend: Backend
+                ) -> AsyncIterator[StatsWorld]:
     users = {n: fake_discord.add_user(n, display_name=n.capitalize()) for n in NAMES}
     guild = fake_discord.add_guild("Number Night", members=list(users.values()))
     general = fake_discord.add_channel(guild, "general")
     other = fake_discord.add_guild("Elsewhere", members=[users["ana"], users["ben"]])
     w = StatsWorld(fake_discord, db_path, clock, guild, general, users)
+    if backend.postgres:  # the whole bot on PostgreSQL: its store, and its statistics on their own pool
+        w.settings_overrides["database_url"] = backend.target
     w.other_guild, w.other_channel, w.played = other, fake_discord.add_channel(other, "elsewhere"), []
     await w.start_bot()
+    assert w.bot is not None and (type(w.bot.store).__name__ == "PostgresStore") == backend.postgres
     yield w
     await w.stop_bot()
 

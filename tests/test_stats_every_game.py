@@ -6,7 +6,6 @@ import itertools
 import json
 import os
 import random
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -25,8 +24,7 @@ from bot.services.thenumber import rebuild
 from cogs.binomial.stats import BinomialStats
 from cogs.numeri.stats import NumeriStats
 from storage.base import GameRecord
-from storage.sqlite import SQLiteStore
-from storage.stats import SQLiteStats
+from tests.backends import Backend
 from tests.conftest import FakeClock
 from tests.discord_world import World
 
@@ -70,9 +68,9 @@ def recomputed(record: GameRecord) -> dict[int, tuple[int, bool, dict[str, Any]]
             for s in range(len(record.seats))}
 
 
-async def test_the_cache_equals_a_recomputation_for_every_kind_and_kinds_never_mix(db_path: Path) -> None:
+async def test_the_cache_equals_a_recomputation_for_every_kind_and_kinds_never_mix(backend: Backend) -> None:
     clock = FakeClock()
-    async with SQLiteStore(db_path) as store:
+    async with backend.store() as store:
         service = GameService(store, GAMES, clock)
         finished: dict[str, list[int]] = {kind: [] for kind in KINDS}
         for n, kind in enumerate(KINDS * 2):
@@ -84,7 +82,7 @@ async def test_the_cache_equals_a_recomputation_for_every_kind_and_kinds_never_m
         for kind in KINDS:  # the store's own lists of finished games, for whoever folds them, by kind too
             assert {r.id for r in await store.finished_games(1, 10, kind)} == set(finished[kind])
         assert {r.id for r in await store.finished_games(1, 10)} == set(records)
-        async with SQLiteStats(db_path, summariser(GAMES), KINDS) as stats:
+        async with backend.stats(summariser(GAMES), KINDS) as stats:
             assert await stats.refresh(every_guild=True) == 6
             cached = await stats.all_results()
             assert {r.game_id for r in cached} == set(records)  # the cancelled game counts nowhere
@@ -111,10 +109,10 @@ async def test_the_cache_equals_a_recomputation_for_every_kind_and_kinds_never_m
                 await stats.recent(1, "chess")
 
 
-async def test_a_game_that_started_with_a_gap_in_its_seats_is_still_counted(db_path: Path) -> None:
+async def test_a_game_that_started_with_a_gap_in_its_seats_is_still_counted(backend: Backend) -> None:
     """The old code freed the seat of whoever left a lobby, so it started games with seats 0 and 2."""
     clock = FakeClock()
-    async with SQLiteStore(db_path) as store:
+    async with backend.store() as store:
         from bot.services.thenumber import TheNumberService
 
         service = TheNumberService(store, clock)
@@ -123,8 +121,7 @@ async def test_a_game_that_started_with_a_gap_in_its_seats_is_still_counted(db_p
         await service.join(record.id, 3, "c")
         await service.leave_lobby(record.id, 2)
         # Written as the old code left it: the seat freed, the others keeping their numbers.
-        with sqlite3.connect(db_path) as raw:
-            raw.execute("UPDATE seats SET seat = 2 WHERE game_id = ? AND seat = 1", (record.id,))
+        await backend.execute("UPDATE seats SET seat = 2 WHERE game_id = ? AND seat = 1", record.id)
         table = await service.start(record.id, 1)
         assert [s.seat for s in table.record.seats] == [0, 2]
         rng = random.Random(4)
@@ -137,7 +134,7 @@ async def test_a_game_that_started_with_a_gap_in_its_seats_is_still_counted(db_p
             assert report is not None
             table = report.table
         state = rebuild(await store.load_game(record.id))
-        async with SQLiteStats(db_path, summariser(GAMES), KINDS) as stats:
+        async with backend.stats(summariser(GAMES), KINDS) as stats:
             board = await stats.leaderboard(1, "thenumber", "wins", 0, clock.now() + 1)
             assert board.players == 2
             rows = await stats.all_results()

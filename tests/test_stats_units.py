@@ -3,7 +3,6 @@
 import calendar
 import json
 import random
-from pathlib import Path
 
 from bot.core.stats import MIN_GAMES_FOR_RATES, period_start, player_stats, summarise, summariser
 from bot.games import GAMES
@@ -14,8 +13,9 @@ from bot.i18n import catalog, placeholders
 from bot.services.thenumber import TheNumberService, rebuild, unique_names
 from cogs.thenumber.chart import PNG_SIGNATURE, running_totals, score_race_png
 from cogs.thenumber.stats_presenter import export_bytes, number_figures
-from storage.sqlite import SQLiteStore
-from storage.stats import PlayerGame, SQLiteStats
+from storage.base import GameStore
+from storage.stats import PlayerGame
+from tests.backends import Backend
 from tests.conftest import FakeClock
 
 
@@ -75,7 +75,7 @@ def test_chart_is_a_png_and_its_lines_end_on_the_final_scores() -> None:
     assert png.startswith(PNG_SIGNATURE) and len(png) > 10_000
 
 
-async def test_export_replays_a_game_with_twin_names_and_a_player_who_left(store: SQLiteStore) -> None:
+async def test_export_replays_a_game_with_twin_names_and_a_player_who_left(store: GameStore) -> None:
     service = TheNumberService(store, FakeClock())
     record = await service.open_lobby(1, 7, 11, "Alex", {"turn_seconds": 60})
     await service.join(record.id, 12, "Alex")
@@ -105,7 +105,7 @@ async def test_export_replays_a_game_with_twin_names_and_a_player_who_left(store
         [list(t["results"].items()) for t in replayed["turns"]]
 
 
-async def test_results_cache_fills_on_read_and_rebuilds_identically(store: SQLiteStore, db_path: Path) -> None:
+async def test_results_cache_fills_on_read_and_rebuilds_identically(store: GameStore, backend: Backend) -> None:
     clock = FakeClock()
     service = TheNumberService(store, clock)
     ids = []
@@ -121,7 +121,7 @@ async def test_results_cache_fills_on_read_and_rebuilds_identically(store: SQLit
             assert await service.resolve(record.id, table.record.phase) is not None
         clock.advance(600)
         ids.append(record.id)
-    async with SQLiteStats(db_path, summariser(GAMES), [g.key for g in GAMES]) as stats:
+    async with backend.stats(summariser(GAMES), [g.key for g in GAMES]) as stats:
         assert await stats.all_results() == []
         page = await stats.leaderboard(1, rules.GAME_KEY, "wins", 0, clock.now() + 1)  # a read fills what is missing
         assert page.players == 5

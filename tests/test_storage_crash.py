@@ -8,16 +8,24 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import cast
 
 from bot.games.thenumber.replay import replay_text
 from bot.services.thenumber import TheNumberService, rebuild
-from storage.sqlite import SQLiteStore
+from storage.backend import make_store
+from storage.pg_connection import is_postgres_url
+from tests.backends import AnyStore, Backend
 from tests.reference_scorer import score_game
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run_child(db: Path, seed: int, kill_after: int | None) -> list[str]:
+def opened(db: Path | str) -> AnyStore:
+    """A store on ``db``: a SQLite file, or a PostgreSQL URL (the child process takes either)."""
+    return cast(AnyStore, make_store(str(db) if is_postgres_url(str(db)) else None, db))
+
+
+def run_child(db: Path | str, seed: int, kill_after: int | None) -> list[str]:
     """Run the child; with ``kill_after``, SIGKILL it as soon as it has printed that many lines."""
     proc = subprocess.Popen([sys.executable, "-m", "tests.crash_child", str(db), str(seed)], cwd=ROOT,
                             stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -33,9 +41,9 @@ def run_child(db: Path, seed: int, kill_after: int | None) -> list[str]:
     return lines
 
 
-async def check_database(db: Path, acked: list[tuple[int, int, int, str]]) -> None:
+async def check_database(db: Path | str, acked: list[tuple[int, int, int, str]]) -> None:
     """Every acknowledged choice is stored; no turn is half-written."""
-    async with SQLiteStore(db) as store:
+    async with opened(db) as store:
         game_id = int(await store.get_meta("crash-test-game") or 0)
         record = await store.load_game(game_id)
         stored = {(a.phase, a.seat, a.payload["number"]) for a in record.actions if a.kind == "choose"}
@@ -56,26 +64,27 @@ def acks(lines: list[str]) -> list[tuple[int, int, int, str]]:
     return found
 
 
-async def final_result(db: Path) -> dict:
-    async with SQLiteStore(db) as store:
+async def final_result(db: Path | str) -> dict:
+    async with opened(db) as store:
         record = await store.load_game(int(await store.get_meta("crash-test-game") or 0))
         assert record.status == "finished"
         return replay_text(json.dumps(TheNumberService.replay_script(record)))
 
 
-async def test_sigkill_right_after_an_acknowledgement_loses_nothing(tmp_path: Path) -> None:
-    db = tmp_path / "crash.sqlite3"
+async def test_sigkill_right_after_an_acknowledgement_loses_nothing(backend: Backend) -> None:
+    db = backend.target
     lines = await asyncio.to_thread(run_child, db, 3, 7)
     assert lines[-1].startswith("ACK")  # killed right after telling someone their choice is in
     await check_database(db, acks(lines))
 
 
-async def test_killed_at_random_moments_the_game_finishes_as_if_never_killed(tmp_path: Path) -> None:
-    clean = tmp_path / "clean.sqlite3"
+async def test_killed_at_random_moments_the_game_finishes_as_if_never_killed(tmp_path: Path,
+                                                                           backend: Backend) -> None:
+    clean = tmp_path / "clean.sqlite3"  # the reference run: never killed (the game is the same on either backend)
     await asyncio.to_thread(run_child, clean, 11, None)
     expected = await final_result(clean)
 
-    crashed = tmp_path / "crashed.sqlite3"
+    crashed = backend.target
     rng = random.Random(11)
     all_acks: list[tuple[int, int, int, str]] = []
     for _ in range(40):
@@ -88,7 +97,7 @@ async def test_killed_at_random_moments_the_game_finishes_as_if_never_killed(tmp
         await asyncio.to_thread(run_child, crashed, 11, None)
     result = await final_result(crashed)
     assert result == expected
-    async with SQLiteStore(crashed) as store:
+    async with opened(crashed) as store:
         record = await store.load_game(int(await store.get_meta("crash-test-game") or 0))
         script = TheNumberService.replay_script(record)
     assert result == score_game(script["players"], script["rounds"])

@@ -3,7 +3,6 @@
 import asyncio
 import json
 import random
-from pathlib import Path
 
 import pytest
 
@@ -11,17 +10,17 @@ from bot.core.errors import AlreadySeated, NotHost
 from bot.games.thenumber.engine import new_game, play_turn
 from bot.games.thenumber.replay import replay_text
 from bot.services.thenumber import TheNumberService, rebuild, seat_key
-from storage.base import AlreadyPlaying, ChannelBusy, GameFull, StalePhase
-from storage.sqlite import SQLiteStore
+from storage.base import AlreadyPlaying, ChannelBusy, GameFull, GameStore, StalePhase
+from tests.backends import Backend
 from tests.conftest import FakeClock
 from tests.play_helpers import legal_number, open_running_game
 from tests.reference_scorer import score_game
 
 
-async def test_whole_game_round_trip_rebuilds_the_engine_state(db_path: Path, clock: FakeClock) -> None:
+async def test_whole_game_round_trip_rebuilds_the_engine_state(backend: Backend, clock: FakeClock) -> None:
     rng = random.Random(5)
     users = [11, 12, 13, 14]
-    async with SQLiteStore(db_path) as store:
+    async with backend.store() as store:
         service = TheNumberService(store, clock)
         record = await open_running_game(service, 100, users)
         engine_state = new_game([seat_key(i) for i in range(len(users))])
@@ -40,7 +39,7 @@ async def test_whole_game_round_trip_rebuilds_the_engine_state(db_path: Path, cl
             assert report.outcome == outcome
         assert engine_state.finished
 
-    async with SQLiteStore(db_path) as store:  # a new process, say
+    async with backend.store() as store:  # a new process, say
         loaded = await store.load_game(record.id)
         assert loaded.status == "finished" and loaded.phase == 10
         rebuilt = rebuild(loaded)
@@ -52,13 +51,13 @@ async def test_whole_game_round_trip_rebuilds_the_engine_state(db_path: Path, cl
         assert list(result["final"].values()) == [engine_state.final_scores()[seat_key(i)] for i in range(4)]
 
 
-async def test_a_restarted_service_keeps_acknowledged_choices(db_path: Path, clock: FakeClock) -> None:
-    async with SQLiteStore(db_path) as store:
+async def test_a_restarted_service_keeps_acknowledged_choices(backend: Backend, clock: FakeClock) -> None:
+    async with backend.store() as store:
         service = TheNumberService(store, clock)
         record = await open_running_game(service, 100, [1, 2, 3])
         await service.choose(record.id, 1, "513")
         await service.choose(record.id, 2, "７８０")  # normalised before it is stored
-    async with SQLiteStore(db_path) as store:
+    async with backend.store() as store:
         service = TheNumberService(store, clock)
         open_games = await service.load_open_games()
         assert [g.id for g in open_games] == [record.id]
@@ -71,7 +70,7 @@ async def test_a_restarted_service_keeps_acknowledged_choices(db_path: Path, clo
         assert report is not None and report.outcome.results["0"].points == 5
 
 
-async def test_two_coroutines_racing_resolve_a_turn_once(store: SQLiteStore, clock: FakeClock) -> None:
+async def test_two_coroutines_racing_resolve_a_turn_once(store: GameStore, clock: FakeClock) -> None:
     service = TheNumberService(store, clock)
     record = await open_running_game(service, 100, [1, 2])
     await service.choose(record.id, 1, "123")
@@ -83,8 +82,8 @@ async def test_two_coroutines_racing_resolve_a_turn_once(store: SQLiteStore, clo
     assert loaded.phase == 1 and sum(a.kind == "resolve" for a in loaded.actions) == 1
 
 
-async def test_two_processes_racing_resolve_a_turn_once(db_path: Path, clock: FakeClock) -> None:
-    async with SQLiteStore(db_path) as first, SQLiteStore(db_path) as second:
+async def test_two_processes_racing_resolve_a_turn_once(backend: Backend, clock: FakeClock) -> None:
+    async with backend.store() as first, backend.store() as second:
         a, b = TheNumberService(first, clock), TheNumberService(second, clock)
         record = await open_running_game(a, 100, [1, 2])
         await a.choose(record.id, 1, "123")
@@ -98,7 +97,7 @@ async def test_two_processes_racing_resolve_a_turn_once(db_path: Path, clock: Fa
         assert sum(a.kind == "resolve" for a in loaded.actions) == 1 and loaded.phase == 1
 
 
-async def test_fifty_games_of_five_with_concurrent_choices(store: SQLiteStore, clock: FakeClock) -> None:
+async def test_fifty_games_of_five_with_concurrent_choices(store: GameStore, clock: FakeClock) -> None:
     service = TheNumberService(store, clock)
     rng = random.Random(50)
     games = []
@@ -141,7 +140,7 @@ async def _expire_and_count(service: TheNumberService, game_id: int, phase: int,
         reveals[game_id] += 1
 
 
-async def test_lobby_rules_are_kept_by_the_store(store: SQLiteStore, clock: FakeClock) -> None:
+async def test_lobby_rules_are_kept_by_the_store(store: GameStore, clock: FakeClock) -> None:
     service = TheNumberService(store, clock)
     record = await service.open_lobby(1, 100, 1, "ana", {})
     with pytest.raises(ChannelBusy):

@@ -1,16 +1,15 @@
 """Seats stay numbered 0..n-1 in seating order: a game's rules number their seats by position, so a player
 who leaves a lobby must not leave a gap (a game started with seats 0 and 2 would wait for the wrong seat)."""
 
-from pathlib import Path
 
 from bot.core.service import GameService
 from bot.games import GAMES
-from storage.sqlite import SQLiteStore
+from tests.backends import Backend
 from tests.conftest import FakeClock
 
 
-async def test_leaving_a_lobby_closes_the_gap_in_seating_order(db_path: Path, clock: FakeClock) -> None:
-    async with SQLiteStore(db_path) as store:
+async def test_leaving_a_lobby_closes_the_gap_in_seating_order(backend: Backend, clock: FakeClock) -> None:
+    async with backend.store() as store:
         record = await store.create_lobby("numeri", 1, 10, 100, "Ana", {}, clock.now())
         for user, name in ((101, "Ben"), (102, "Cy"), (103, "Dee")):
             await store.seat_player(record.id, user, name, 4, clock.now())
@@ -21,9 +20,9 @@ async def test_leaving_a_lobby_closes_the_gap_in_seating_order(db_path: Path, cl
         assert again.seat == 3
 
 
-async def test_a_game_started_after_someone_left_asks_the_seats_that_are_there(db_path: Path,
+async def test_a_game_started_after_someone_left_asks_the_seats_that_are_there(backend: Backend,
                                                                                clock: FakeClock) -> None:
-    async with SQLiteStore(db_path) as store:
+    async with backend.store() as store:
         service = GameService(store, GAMES, clock)
         record = await service.open_lobby(1, 10, 100, "Ana", {}, kind="numeri")
         await service.join(record.id, 101, "Ben")

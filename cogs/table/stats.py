@@ -42,8 +42,9 @@ from bot.core.table import fold, seed_of, stored_steps
 from bot.games import GAMES, game_for
 from bot.i18n import language_of, t
 from cogs.table import stats_render
+from storage.backend import Stats, make_stats
 from storage.base import GameRecord, UnknownGame
-from storage.stats import RankBy, SQLiteStats
+from storage.stats import RankBy
 
 if TYPE_CHECKING:
     from bot.client import NumberBot
@@ -252,7 +253,7 @@ async def add_stats_commands(bot: "NumberBot", group: app_commands.Group, kind: 
 class TableStats(commands.Cog, name=COG_NAME):
     def __init__(self, bot: "NumberBot") -> None:
         self.bot = bot
-        self.stats: SQLiteStats | None = None
+        self.stats: Stats | None = None
         self._backfill: asyncio.Task[None] | None = None
         self._groups: list[tuple[app_commands.Group, list[Command]]] = []
         self._boards: dict[str, Board] = {}  # by leaderboard button prefix
@@ -260,14 +261,13 @@ class TableStats(commands.Cog, name=COG_NAME):
     # Life cycle ---------------------------------------------------------------------------------
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(LeaderboardButton)
-        path = getattr(self.bot.store, "path", None)
-        if path is not None and path != ":memory:":
-            self.stats = SQLiteStats(path, summariser(GAMES), [g.key for g in GAMES],
-                                     busy_timeout_ms=self.bot.settings.database_busy_timeout_ms)
+        self.stats = make_stats(self.bot.store, summariser(GAMES), [g.key for g in GAMES],
+                                busy_timeout_ms=self.bot.settings.database_busy_timeout_ms)
+        if self.stats is not None:
             await self.stats.open()
             self._backfill = asyncio.create_task(self._fill_cache(), name="statistics backfill")
         else:
-            log.warning("statistics are off: they need the SQLite store on a file")
+            log.warning("statistics are off: they need a SQLite file or PostgreSQL (not :memory:)")
 
     def add_group(self, group: app_commands.Group, kind: str, presenter: StatsPresenter) -> None:
         board = make_board(kind, group.name, presenter)
@@ -381,7 +381,7 @@ class TableStats(commands.Cog, name=COG_NAME):
             await interaction.response.send_message(str(refusal), ephemeral=True)
 
     # Helpers ------------------------------------------------------------------------------------
-    def _ready(self, interaction: Interaction, language: str) -> tuple[SQLiteStats, int]:
+    def _ready(self, interaction: Interaction, language: str) -> tuple[Stats, int]:
         if interaction.guild_id is None:
             raise Refusal(t("stats.error.guild_only", language))
         if self.stats is None:
