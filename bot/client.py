@@ -15,6 +15,7 @@ from bot.core.service import GameService
 from bot.core.timers import Scheduler
 from bot.games import GAMES
 from bot.settings import Settings
+from bot.shards import Resync, ShardScheduler, ShardScopedStore
 from storage.backend import make_lease, make_store
 from storage.base import GameStore
 from storage.lease import HEARTBEAT_SECONDS
@@ -39,23 +40,37 @@ class NumberBot(commands.Bot):
     def __init__(self, settings: Settings, store: GameStore | None = None, *, clock: Clock | None = None,
                  games: tuple[Game[Any, Any, Any], ...] | None = None,
                  extensions: tuple[str, ...] = EXTENSIONS) -> None:
+        shards = settings.shards
+        sharding: dict[str, Any] = {}
+        if isinstance(self, commands.AutoShardedBot):
+            if shards is None:
+                raise ValueError("a sharded bot needs SHARD_COUNT")
+            sharding = {"shard_count": shards.count, "shard_ids": list(shards.ids)}
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
             help_command=None,
             # Never ping by accident: every message that should mention someone says so explicitly.
             allowed_mentions=discord.AllowedMentions.none(),
+            **sharding,
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
-        # SQLite (DATABASE_PATH) unless DATABASE_URL names a PostgreSQL database.
+        # SQLite (DATABASE_PATH) unless DATABASE_URL names a PostgreSQL database. Shard processes share it:
+        # each game is locked across them (see GameStore.game_lock).
         self.store: GameStore = store or make_store(settings.database_url, settings.database_path,
-                                                    busy_timeout_ms=settings.database_busy_timeout_ms)
-        # One process per database (see storage/lease.py); a store handed in is the caller's business.
-        self.lease = (make_lease(self.store, busy_timeout_ms=settings.database_busy_timeout_ms)
+                                                    busy_timeout_ms=settings.database_busy_timeout_ms,
+                                                    shared=shards is not None)
+        # One process per shard of a database (see storage/lease.py); a store handed in is the caller's business.
+        self.lease = (make_lease(self.store, busy_timeout_ms=settings.database_busy_timeout_ms,
+                                 shard_count=shards.count if shards else 1, shard_ids=shards.ids if shards else (0,))
                       if store is None else None)
+        if shards is not None:  # restore, time and post only the games of this process's servers
+            self.store = ShardScopedStore(self.store, shards)  # type: ignore[assignment]
         self._heartbeat: asyncio.Task[None] | None = None
-        self.scheduler = Scheduler(self.clock)
+        self._resync: asyncio.Task[None] | None = None
+        self.scheduler = (ShardScheduler(self.clock, self.store) if isinstance(self.store, ShardScopedStore)
+                          else Scheduler(self.clock))
         # Every game, on the one generic update sequence, played through cogs/table.
         self.tables = GameService(self.store, games or GAMES, self.clock, default_turn_seconds=settings.turn_seconds)
         self.games = self.tables  # the name tools and tests have always used
@@ -71,9 +86,18 @@ class NumberBot(commands.Bot):
         for extension in self.extensions_to_load:
             await self.load_extension(extension)
         await self.sync_commands_if_changed()
+        if isinstance(self.store, ShardScopedStore):
+            resync = Resync(self, self.store, self.settings.shard_resync_seconds)
+            self._resync = asyncio.create_task(resync.run(), name="shard resync")
+
+    async def on_ready(self) -> None:
+        shards = self.settings.shards
+        log.info("ready%s", f" with shards {','.join(map(str, shards.ids))} of {shards.count}" if shards else "")
 
     async def close(self) -> None:
         self.scheduler.cancel_all()
+        if self._resync is not None:
+            self._resync.cancel()
         if self._heartbeat is not None and self._heartbeat is not asyncio.current_task():
             self._heartbeat.cancel()
         await super().close()
@@ -119,3 +143,13 @@ class NumberBot(commands.Bot):
         await self.store.set_meta(COMMANDS_HASH_KEY, digest)
         log.info("slash commands synced%s", f" to guild {guild.id}" if guild else " globally")
         return True
+
+
+class ShardedNumberBot(NumberBot, commands.AutoShardedBot):
+    """The same bot on discord.py's AutoShardedBot: one gateway connection per shard of SHARD_IDS (discord.py
+    paces the IDENTIFYs of one process 5 s apart, within Discord's limit)."""
+
+
+def bot_class(settings: Settings) -> type[NumberBot]:
+    """NumberBot, or its sharded form when SHARD_COUNT is set."""
+    return ShardedNumberBot if settings.shards is not None else NumberBot

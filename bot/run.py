@@ -84,9 +84,10 @@ def load_settings() -> Settings:
         return Settings.load(path)
     except ValidationError as exc:
         error = exc.errors()[0]
-        name = str(error["loc"][0]).upper() if error["loc"] else "settings"
         message = str(error["msg"]).removeprefix("Value error, ")
-        raise StartupError(f"invalid setting {name}: {message}", 2) from None
+        if not error["loc"]:  # a rule across settings (SHARD_IDS with SHARD_COUNT): its message names them
+            raise StartupError(f"invalid settings: {message}", 2) from None
+        raise StartupError(f"invalid setting {str(error['loc'][0]).upper()}: {message}", 2) from None
     except UnicodeDecodeError:
         raise StartupError(f"cannot read {path}: it is not UTF-8 text (save it as UTF-8)", 2) from None
     except OSError as exc:
@@ -144,10 +145,10 @@ def run_bot() -> int:
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
     api = settings.discord_api_base or discord.http.Route.BASE
 
-    from bot.client import NumberBot
+    from bot.client import bot_class
 
     async def main() -> None:
-        async with NumberBot(settings) as bot:
+        async with bot_class(settings)(settings) as bot:
             try:
                 await bot.login(token)
             except (OSError, TimeoutError, aiohttp.ClientError) as exc:

@@ -10,6 +10,7 @@ draft, the latest per seat per phase counts; ``resolve`` is the applied step ``{
 """
 
 from collections.abc import Mapping
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -123,6 +124,21 @@ class GameRecord:
         return next((s for s in self.seated if s.user_id == user_id), None)
 
 
+@dataclass(frozen=True, slots=True)
+class GameVersion:
+    """What of a game another process may have changed, read cheaply: two equal versions mean the same
+    game (the phase, the draft rows of the phase, the seats, the row's marks). Compared, never ordered."""
+
+    status: GameStatus
+    phase: int
+    choices: int  # ``choose`` rows of the current phase (a replaced draft counts again)
+    seated: int
+    deadline: float | None
+    status_message_id: int | None
+    announced_phase: int
+    updated_at: float
+
+
 class GameStore(Protocol):
     """Everything the game services need from persistence. Every method commits before it returns."""
 
@@ -156,6 +172,17 @@ class GameStore(Protocol):
 
     async def get_meta(self, key: str) -> str | None: ...
     async def set_meta(self, key: str, value: str) -> None: ...
+
+    # Several processes on one store (shards). Exactly-once needs none of this (compare-and-set does it);
+    # it keeps a process from acting on a cache another process made stale, and from racing it.
+    def game_lock(self, game_id: int) -> AbstractAsyncContextManager[GameVersion | None]:
+        """Hold the game against every other process of this store until the block ends (PostgreSQL:
+        ``pg_advisory_lock``; SQLite shared by processes: a byte-range file lock). Yields the game's
+        stored version read under the lock, or None when this store is used by one process only (no
+        lock is taken, nothing is read: the cache of the only process is the truth)."""
+        ...
+
+    async def game_version(self, game_id: int) -> GameVersion: ...
 
 
 def pending_choices(record: GameRecord) -> dict[int, Mapping[str, Any]]:

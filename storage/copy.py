@@ -2,9 +2,10 @@
 
 Everything a bot keeps is copied: games, seats, actions, the settings in ``meta`` (server languages, the
 commands hash) and the derived statistics cache. Not copied: ``schema_migrations`` (each backend numbers its own)
-and ``instance_lease`` (a process's, not the data's). The copy is one PostgreSQL transaction, so a failure
-leaves the target empty; the source's lease is held throughout, so no bot writes to it meanwhile. The proof:
-for every table, the row count and a SHA-256 of every row in key order, read back from both databases.
+and the leases ``instance_lease``, ``shard_lease`` (a process's, not the data's). The copy is one PostgreSQL
+transaction, so a failure leaves the target empty; the source's lease is held throughout, so no bot writes to it
+meanwhile. The proof: for every table, the row count and a SHA-256 of every row in key order, read back from
+both databases.
 """
 
 import hashlib
@@ -29,7 +30,7 @@ TABLES: dict[str, str] = {
     "actions": "game_id, seq",
     "game_results": "game_id, seat",
 }
-NOT_COPIED = frozenset({"schema_migrations", "instance_lease"})
+NOT_COPIED = frozenset({"schema_migrations", "instance_lease", "shard_lease"})  # leases: a process's
 
 
 class CopyRefused(StoreError):

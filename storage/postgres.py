@@ -16,7 +16,8 @@ its own transaction), so whatever a caller acknowledges is committed.
 """
 
 import json
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from typing import Any, Literal
 
 import asyncpg
@@ -28,6 +29,7 @@ from .base import (
     GameFull,
     GameRecord,
     GameStatus,
+    GameVersion,
     SeatRecord,
     SeatState,
     StalePhase,
@@ -35,6 +37,7 @@ from .base import (
     WrongStatus,
 )
 from .pg_connection import PoolHolder, migrate
+from .postgres_games import game_version, hold_game
 
 _OPEN = "('lobby', 'running')"
 _APPEND = ("WITH g AS (UPDATE games SET last_seq = last_seq + 1 WHERE id = $1{guard} RETURNING last_seq)"
@@ -50,14 +53,39 @@ class PostgresStore(PoolHolder):
 
     what = "the store"
 
+    def __init__(self, url: str, *, shared: bool = False, **options: Any) -> None:
+        super().__init__(url, **options)
+        self.shared = shared  # several processes (shards) work on this database: lock each game across them
+        self._lock_pool: asyncpg.Pool | None = None
+
     async def open(self) -> None:
         await self._open_pool()
         try:
             async with self.pool.acquire() as conn:
                 await migrate(conn)
+            if self.shared:  # its own pool: a holder of game locks makes store calls (see postgres_games)
+                self._lock_pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size,
+                                                            timeout=self.timeout_s)
         except BaseException:
             await self.close()
             raise
+
+    async def close(self) -> None:
+        if self._lock_pool is not None:
+            pool, self._lock_pool = self._lock_pool, None
+            await pool.close()
+        await super().close()
+
+    @asynccontextmanager
+    async def game_lock(self, game_id: int) -> AsyncIterator[GameVersion | None]:
+        if self._lock_pool is None:
+            yield None  # one process: nothing to lock against, and its cache is the truth
+            return
+        async with hold_game(self._lock_pool, game_id) as version:
+            yield version
+
+    async def game_version(self, game_id: int) -> GameVersion:
+        return await game_version(self.pool, game_id)
 
     async def schema_version(self) -> int:
         return int(await self.pool.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))

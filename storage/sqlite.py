@@ -28,6 +28,7 @@ from .base import (
     GameFull,
     GameRecord,
     GameStatus,
+    GameVersion,
     SeatRecord,
     SeatState,
     StalePhase,
@@ -35,9 +36,15 @@ from .base import (
     WrongStatus,
 )
 from .connection import ConnectionHolder
+from .filelock import FileGameLocks
 from .migrations import check_version, load_migrations
 
 _OPEN = "('lobby', 'running')"
+_VERSION = (
+    "SELECT status, phase, deadline, status_message_id, announced_phase, updated_at,"
+    " (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id AND a.phase = g.phase AND a.kind = 'choose') AS choices,"
+    " (SELECT COUNT(*) FROM seats s WHERE s.game_id = g.id AND s.state = 'seated') AS seated"
+    " FROM games g WHERE id = ?")
 
 
 class SQLiteStore(ConnectionHolder):
@@ -45,12 +52,15 @@ class SQLiteStore(ConnectionHolder):
 
     what = "the store"
 
-    def __init__(self, path: str | Path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL") -> None:
+    def __init__(self, path: str | Path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL",
+                 shared: bool = False) -> None:
         self.path = str(path)
         self.busy_timeout_ms = busy_timeout_ms
         self.synchronous = synchronous
         super().__init__()
         self._lock = asyncio.Lock()
+        # Several processes on this file (shards): games are locked across them (see game_lock).
+        self._game_locks = FileGameLocks(f"{self.path}-games.lock") if shared and self.path != ":memory:" else None
 
     # Life cycle ---------------------------------------------------------------------------------
     async def open(self) -> None:
@@ -65,9 +75,32 @@ class SQLiteStore(ConnectionHolder):
         self._db = db
         try:
             await self._migrate()
+            if self._game_locks is not None:
+                self._game_locks.open()
         except BaseException:
             await self.close()
             raise
+
+    async def close(self) -> None:
+        if self._game_locks is not None:
+            self._game_locks.close()
+        await super().close()
+
+    @asynccontextmanager
+    async def game_lock(self, game_id: int) -> AsyncIterator[GameVersion | None]:
+        if self._game_locks is None:
+            yield None  # one process: nothing to lock against, and its cache is the truth
+            return
+        async with self._game_locks.hold(game_id):
+            yield await self.game_version(game_id)
+
+    async def game_version(self, game_id: int) -> GameVersion:
+        async with self._lock:
+            row = await _fetchone(self.db, _VERSION, (game_id,))
+        if row is None:
+            raise UnknownGame(game_id)
+        return GameVersion(row["status"], int(row["phase"]), int(row["choices"]), int(row["seated"]), row["deadline"],
+                           row["status_message_id"], int(row["announced_phase"]), float(row["updated_at"]))
 
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:

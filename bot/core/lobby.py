@@ -14,7 +14,7 @@ from storage.base import GameRecord, GameStore
 
 from .clock import Clock, SystemClock
 from .errors import AlreadySeated, AlreadyStarted, NotHost, NotInGame, NotRunning, UnknownLevel
-from .locks import KeyedLocks
+from .locks import GameLocks
 
 if TYPE_CHECKING:
     from .game import Game
@@ -39,7 +39,13 @@ class LobbyService:
         self.store = store
         self.spec = spec
         self.clock: Clock = clock or SystemClock()
-        self.locks = KeyedLocks()
+        self.locks = GameLocks(store, self._stale)
+
+    def _stale(self, game_id: int) -> None:
+        """Another process changed the game: forget what this one cached of it (services with a cache)."""
+        drop = getattr(self, "_drop", None)
+        if drop is not None:
+            drop(game_id)
 
     async def open_lobby(self, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
                          options: Mapping[str, Any], *, kind: str | None = None) -> GameRecord:

@@ -98,6 +98,7 @@ class GameService(LobbyService):
     # Reading ------------------------------------------------------------------------------------
     async def table(self, game_id: int) -> Table:
         """The game as committed: from the cache, else from one load that every concurrent caller shares."""
+        await self.locks.refresh(game_id)  # processes sharing the store: is the cache still the stored game?
         cached = self._tables.get(game_id)
         if cached is not None:
             return cached

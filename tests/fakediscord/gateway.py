@@ -1,5 +1,7 @@
 """Gateway v10 over a websocket at /gateway: HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, RESUME,
-zlib-stream transport compression, and intent filtering shared with in-process delivery."""
+zlib-stream transport compression, intent filtering shared with in-process delivery, and sharding: a
+session identified with ``shard: [id, count]`` hears only of the guilds ``(guild_id >> 22) % count == id``
+and gets DMs only as shard 0, as on Discord; any number of connections may be open at once."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
-from .state import BOT_USER_ID
+from .state import BOT_USER_ID, shard_of
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -35,6 +37,13 @@ MESSAGE_CONTENT = 1 << 15
 _MESSAGE_EVENTS = {"MESSAGE_CREATE", "MESSAGE_UPDATE", "MESSAGE_DELETE"}
 _GUILD_EVENTS = {"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE", "CHANNEL_CREATE", "CHANNEL_UPDATE",
                  "CHANNEL_DELETE"}
+_GUILD_ITSELF = {"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"}  # their payload's "id" is the guild's
+
+
+def guild_of(event: str, payload: Json) -> int | None:
+    """The guild an event belongs to (None: a DM or an event of no guild), which picks its shard."""
+    raw = payload.get("id") if event in _GUILD_ITSELF else payload.get("guild_id")
+    return int(raw) if raw is not None else None
 
 
 def filter_event(event: str, payload: Json, intents: int) -> Json | None:
@@ -65,6 +74,7 @@ class GatewaySession:
     # Dispatches sent so far (seq, frame), kept so a RESUME can replay what the client missed.
     sent: list[tuple[int, Json]] = field(default_factory=list)
     identify: Json = field(default_factory=dict)
+    shard: tuple[int, int] = (0, 1)  # (shard id, shard count) from IDENTIFY
     _zlib: Any = None
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -106,8 +116,16 @@ class GatewayServer:
     def active(self) -> list[GatewaySession]:
         return [s for s in self.sessions.values() if s.ws is not None and not s.ws.closed]
 
+    def sessions_of_shard(self, shard_id: int) -> list[GatewaySession]:
+        return [s for s in self.active if s.shard[0] == shard_id]
+
+    def receivers(self, event: str, payload: Json) -> list[GatewaySession]:
+        """The connected sessions Discord would send ``event`` to: those of its guild's shard (DMs: shard 0)."""
+        guild_id = guild_of(event, payload)
+        return [s for s in self.active if shard_of(guild_id, s.shard[1]) == s.shard[0]]
+
     async def dispatch(self, event: str, payload: Json) -> None:
-        for session in self.active:
+        for session in self.receivers(event, payload):
             data = filter_event(event, payload, session.intents)
             if data is not None:
                 await session.dispatch(event, copy.deepcopy(data))
@@ -148,16 +166,23 @@ class GatewayServer:
             self.connections.remove(ws)
         return ws
 
-    async def _identify(self, ws: web.WebSocketResponse, conn: GatewaySession, data: Json) -> GatewaySession:
+    async def _identify(self, ws: web.WebSocketResponse, conn: GatewaySession,
+                        data: Json) -> GatewaySession | None:
+        shard = tuple(data.get("shard") or (0, 1))
+        if len(shard) != 2 or not 0 <= int(shard[0]) < int(shard[1]):
+            await ws.close(code=4010, message=b"Invalid shard")  # Discord's close code for a bad shard
+            return None
         session = GatewaySession(secrets.token_hex(16), int(data.get("intents", 0)), conn.compress)
         session.identify = data
+        session.shard = (int(shard[0]), int(shard[1]))
         session.ws, session._zlib = ws, conn._zlib  # keep the connection's zlib stream going
         session._lock = conn._lock
         self.sessions[session.session_id] = session
         world = self.fake.world
-        await session.dispatch("READY", world.ready_payload(session.session_id, self.fake.gateway_url))
+        await session.dispatch("READY", world.ready_payload(session.session_id, self.fake.gateway_url,
+                                                            session.shard))
         if session.intents & GUILDS:
-            for guild in world.bot_guilds():
+            for guild in world.bot_guilds(session.shard):
                 await session.dispatch("GUILD_CREATE", world.guild_create_payload(guild))
         return session
 

@@ -113,7 +113,7 @@ class Routes:
         return 200, self.world.application_payload()
 
     async def get_gateway(self, p: dict[str, str], q: dict[str, str], body: Any) -> Result:
-        return 200, {"url": self.fake.gateway_url, "shards": 1, "session_start_limit": {
+        return 200, {"url": self.fake.gateway_url, "shards": self.fake.shard_count, "session_start_limit": {
             "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}}
 
     # ---- application commands -----------------------------------------------------------------------

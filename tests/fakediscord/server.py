@@ -61,6 +61,20 @@ def json_response(data: Any, status: int = 200, headers: dict[str, str] | None =
 
 
 @dataclass
+class Hold:
+    """A request caught on its way in (see FakeDiscord.hold_next): it never reaches the fake's state."""
+
+    method: str
+    path: re.Pattern[str]
+    arrived: asyncio.Event
+    released: asyncio.Event
+    caught: RequestRecord | None = None
+
+    def release(self) -> None:
+        self.released.set()
+
+
+@dataclass
 class Fault:
     method: str
     path: re.Pattern[str]
@@ -85,8 +99,10 @@ class FakeDiscord:
         self.unknown_routes: list[tuple[str, str]] = []
         self.events: list[tuple[str, Json]] = []  # every dispatch, before intent filtering
         self.interaction_deadline = 3.0
+        self.shard_count = 1  # what GET /gateway/bot recommends (discord.py's AutoShardedClient asks it)
         self.port = 0
         self._faults: list[Fault] = []
+        self._holds: list[Hold] = []
         self._clients: list[discord.Client] = []
         self._time_offset = 0.0
         self._runner: web.AppRunner | None = None
@@ -147,8 +163,9 @@ class FakeDiscord:
         return SimUser(self, self.world.add_user(name, display_name, dm_blocked=dm_blocked))
 
     def add_guild(self, name: str = "Test Guild", owner: SimUser | None = None,
-                  members: list[SimUser] | None = None) -> Guild:
-        guild = self.world.add_guild(name, owner.user if owner else None)
+                  members: list[SimUser] | None = None, *, shard: tuple[int, int] | None = None) -> Guild:
+        """A guild with the bot in it; ``shard=(id, count)`` picks an id Discord routes to that shard."""
+        guild = self.world.add_guild(name, owner.user if owner else None, shard)
         for member in members or []:
             self.world.add_member(guild, member.user)
         return guild
@@ -197,6 +214,24 @@ class FakeDiscord:
         self._faults.append(Fault(method.upper(), re.compile(path_regex), status, code, times, retry_after,
                                   message))
 
+    def hold_next(self, method: str, path_regex: str) -> Hold:
+        """The next request matching (method, re.search on the path) is caught: ``await hold.arrived.wait()``
+        tells it came; it waits until ``hold.release()`` and is then answered 503 without being applied, as
+        if the bot had died before its request reached Discord (kill the bot in between)."""
+        hold = Hold(method.upper(), re.compile(path_regex), asyncio.Event(), asyncio.Event())
+        self._holds.append(hold)
+        return hold
+
+    async def _held(self, method: str, record: RequestRecord) -> bool:
+        hold = next((h for h in self._holds if h.method in (method, "*") and h.path.search(record.path)), None)
+        if hold is None:
+            return False
+        self._holds.remove(hold)
+        hold.caught = record
+        hold.arrived.set()
+        await hold.released.wait()
+        return True
+
     def _fault_response(self, method: str, path: str) -> web.Response | None:
         for fault in self._faults:
             if fault.times > 0 and fault.method in (method, "*") and fault.path.search(path):
@@ -239,6 +274,9 @@ class FakeDiscord:
         record = RequestRecord(request.method, path, dict(request.query), body, time.time(),
                                files=[(u.filename, len(u.data)) for u in UPLOADS.get()])
         self.requests.append(record)
+        if await self._held(request.method, record):
+            record.status = 503
+            return json_response({"message": "503: Service Unavailable", "code": 0}, 503)
         try:
             response = await self._route(request, path, body)
         except DiscordAPIError as exc:
@@ -327,7 +365,7 @@ class FakeDiscord:
 
     async def dispatch(self, event: str, payload: Json, *, require_receiver: bool = False) -> None:
         """Send one gateway event to every attached in-process client and every gateway session."""
-        if require_receiver and not self._clients and not self.gateway.active:
+        if require_receiver and not self._clients and not self.gateway.receivers(event, payload):
             raise SimulationError(f"no bot is connected to receive {event}")
         self.events.append((event, copy.deepcopy(payload)))
         for client in list(self._clients):

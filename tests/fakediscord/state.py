@@ -59,6 +59,19 @@ class Snowflakes:
         self._last = max(value, self._last + 1)
         return self._last
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """A new id that Discord routes to ``shard_id`` of ``shard_count``: ``(id >> 22) % count``."""
+        value = self.next()
+        ms = value >> 22
+        ms += (shard_id - ms) % shard_count  # the next millisecond on that shard (ids stay increasing)
+        self._last = max(self._last, (ms << 22) | (value & 0x3FFFFF))
+        return self._last
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard Discord sends a guild's events to; DMs (no guild) go to shard 0 only."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
 
 def permission_bits(perms: int | discord.Permissions | list[str] | tuple[str, ...] | None) -> int:
     """Accept an int, a discord.Permissions or a list of flag names ("manage_guild")."""
@@ -299,8 +312,8 @@ class World:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, owner: User | None = None) -> Guild:
-        gid = self.ids.next()
+    def add_guild(self, name: str, owner: User | None = None, shard: tuple[int, int] | None = None) -> Guild:
+        gid = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
         # A guild always has a human owner (owners bypass every permission check, so never the bot).
         owner = owner or self.add_user(f"owner-of-{name}", "Guild Owner")
         guild = Guild(gid, name, owner.id)
@@ -331,9 +344,11 @@ class World:
         guild.channel_ids.append(channel.id)
         return channel
 
-    def bot_guilds(self) -> list[Guild]:
-        """The guilds the bot is a member of (what READY and GUILD_CREATE tell it about)."""
-        return [g for g in self.guilds.values() if BOT_USER_ID in g.members]
+    def bot_guilds(self, shard: tuple[int, int] = (0, 1)) -> list[Guild]:
+        """The guilds the bot is a member of that ``shard`` (id, count) serves: what its READY and
+        GUILD_CREATE tell it about."""
+        shard_id, count = shard
+        return [g for g in self.guilds.values() if BOT_USER_ID in g.members and shard_of(g.id, count) == shard_id]
 
     def dm_channel(self, user: User) -> Channel:
         """The DM channel between the bot and ``user`` (created on first use, like Discord)."""
@@ -407,11 +422,11 @@ class World:
             "stage_instances": [], "guild_scheduled_events": [], "soundboard_sounds": [],
         }
 
-    def ready_payload(self, session_id: str, resume_url: str) -> Json:
+    def ready_payload(self, session_id: str, resume_url: str, shard: tuple[int, int] = (0, 1)) -> Json:
         return {
             "v": 10, "user": self.bot.payload() | {"verified": True, "mfa_enabled": False, "email": None},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.bot_guilds()],
-            "session_id": session_id, "resume_gateway_url": resume_url, "shard": [0, 1],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.bot_guilds(shard)],
+            "session_id": session_id, "resume_gateway_url": resume_url, "shard": list(shard),
             "application": {"id": str(APPLICATION_ID), "flags": 0},
             "private_channels": [], "relationships": [], "presences": [], "guild_join_requests": [],
             "user_settings": {}, "geo_ordered_rtc_regions": [], "_trace": ["fakediscord"],

@@ -1,0 +1,73 @@
+"""The PostgreSQL game lock across processes (storage/postgres_games.py) on a real server: a holder keeps the
+game from every other connection until its block ends, other games stay free, and the version is read under
+the lock. The tables are the few columns the version reads (the backend's own schema is not on this branch)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+from collections.abc import AsyncIterator
+
+import pytest
+
+asyncpg = pytest.importorskip("asyncpg")
+
+from storage.postgres_games import game_version, hold_game  # noqa: E402
+
+SERVER = os.environ.get("SHARDS_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
+SCHEMA = """
+CREATE TABLE games (id BIGINT PRIMARY KEY, status TEXT NOT NULL, phase INTEGER NOT NULL, deadline DOUBLE PRECISION,
+                    status_message_id BIGINT, announced_phase INTEGER NOT NULL, updated_at DOUBLE PRECISION NOT NULL);
+CREATE TABLE actions (game_id BIGINT NOT NULL, phase INTEGER NOT NULL, kind TEXT NOT NULL);
+CREATE TABLE seats (game_id BIGINT NOT NULL, state TEXT NOT NULL);
+INSERT INTO games VALUES (1, 'running', 0, NULL, NULL, -1, 1.0), (2, 'running', 0, NULL, NULL, -1, 1.0);
+INSERT INTO seats VALUES (1, 'seated'), (1, 'seated'), (2, 'seated');
+"""
+
+
+@pytest.fixture
+async def database() -> AsyncIterator[str]:
+    try:
+        admin = await asyncpg.connect(SERVER, timeout=5)
+    except (OSError, asyncpg.PostgresError) as exc:
+        if os.environ.get("REQUIRE_POSTGRES") == "1":
+            raise
+        pytest.skip(f"no PostgreSQL server at {SERVER}: {exc}")
+    name = f"shards_{secrets.token_hex(6)}"
+    await admin.execute(f"CREATE DATABASE {name}")
+    url = SERVER.rsplit("/", 1)[0] + "/" + name
+    try:
+        conn = await asyncpg.connect(url)
+        await conn.execute(SCHEMA)
+        await conn.close()
+        yield url
+    finally:
+        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        await admin.close()
+
+
+async def test_a_game_is_held_against_other_connections_until_the_block_ends(database: str) -> None:
+    one = await asyncpg.create_pool(database, min_size=1, max_size=2)
+    other = await asyncpg.create_pool(database, min_size=1, max_size=2)
+    entered = asyncio.Event()
+    try:
+        async with hold_game(one, 1) as version:
+            assert (version.status, version.phase, version.choices, version.seated) == ("running", 0, 0, 2)
+
+            async def second() -> int:
+                async with hold_game(other, 1) as seen:
+                    entered.set()
+                    return seen.choices
+
+            waiting = asyncio.create_task(second())
+            async with hold_game(other, 2) as free:  # another game is not held
+                assert free.seated == 1
+            assert not entered.is_set()
+            await one.execute("INSERT INTO actions VALUES (1, 0, 'choose')")  # the holder's work, committed
+        # the second holder starts from what the first one left
+        assert await asyncio.wait_for(waiting, 30) == 1  # a safety net: the lock is the event
+        assert (await game_version(other, 1)).choices == 1
+    finally:
+        await one.close()
+        await other.close()
