@@ -200,12 +200,12 @@ async def test_a_process_times_only_its_own_games(store: SQLiteStore) -> None:
         return None
 
     try:
-        for key in ("deadline", "table-reminder", "table-status"):
+        for key in ("deadline", "reminder", "status"):
             scheduler.schedule((key, mine.id), 1e9, nothing)
             scheduler.schedule((key, theirs.id), 1e9, nothing)
-        assert scheduler.is_scheduled(("deadline", mine.id)) and scheduler.is_scheduled(("table-reminder", mine.id))
+        assert scheduler.is_scheduled(("deadline", mine.id)) and scheduler.is_scheduled(("reminder", mine.id))
         assert not scheduler.is_scheduled(("deadline", theirs.id))
-        assert not scheduler.is_scheduled(("table-reminder", theirs.id))
-        assert scheduler.is_scheduled(("table-status", theirs.id))  # posting what it did is still its own job
+        assert not scheduler.is_scheduled(("reminder", theirs.id))
+        assert scheduler.is_scheduled(("status", theirs.id))  # posting what it did is still its own job
     finally:
         scheduler.cancel_all()
