@@ -290,12 +290,19 @@ def decide(view: View, seat: int, level: str, rng: Random) -> Action:
         if level == "easy" and rng.random() < 0.5:
             return {"cell": CELLS[rng.choice(free_cells(view))]}
         assert view.sheet is not None
-        return {"cell": CELLS[best_cell(view.seats, view.sheet.cells, view.pending, rng, PLACE_NOISE)]}
+        noise = PLACE_NOISE
+        if level == "hard":
+            from .ai_hard import place_noise
+
+            noise = place_noise(view.seats)
+        return {"cell": CELLS[best_cell(view.seats, view.sheet.cells, view.pending, rng, noise)]}
     if view.kind in ("declare", "pick"):
         if level == "easy":
             options = fitting(view)
             return _fight(rng.choice(options)) if options and rng.random() < 0.5 else PASS
         if level == "normal":
             return normal_fight(view, seat, rng)
-        return hard_fight(view, seat, rng)
+        from .ai_hard import hard_fight as mixed_fight  # here: ai_hard builds on this module
+
+        return mixed_fight(view, seat, rng)
     raise ValueError(f"nothing for seat {seat} to decide now ({view.kind})")
