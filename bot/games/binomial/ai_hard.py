@@ -156,7 +156,7 @@ def option_values(view: View, seat: int, rng: Random) -> dict[int | None, float]
     values: dict[int | None, float] = {None: 0.0}
     for n in options:
         gain = points[n] / samples
-        values[n] = gain - KEEP_WEIGHT * keep[n] + ai._ending_bonus(view, seat, gain) - 0.05
+        values[n] = gain - KEEP_WEIGHT * keep[n] + ai.ending_bonus(view, seat, gain) - 0.05
     return values
 
 
