@@ -23,6 +23,14 @@ MATCHUPS: tuple[tuple[str, tuple[str, ...], float], ...] = (
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # ``--game binomial`` hands the whole command line to Binomial's benches (``--pool``: its opponent pool).
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--game", choices=("thenumber", "binomial"), default="thenumber")
+    known, argv = pre.parse_known_args(argv)
+    if known.game == "binomial":
+        from bench import ai_pool_binomial, ai_strength_binomial
+
+        return (ai_pool_binomial.main if "--pool" in argv else ai_strength_binomial.main)(argv)
     parser = argparse.ArgumentParser(prog="python -m bench.ai_strength", description=__doc__)
     parser.add_argument("--games", type=int, default=None, help="games per matchup (2000; --pool: 1000)")
     parser.add_argument("--workers", type=int, default=2)
