@@ -120,16 +120,19 @@ def run_pool(games: int, seed: int, workers: int, seat_counts: Sequence[int] = S
     tallies = [Tally() for _ in table]
     started = time.monotonic()
     step = max(1, len(jobs) // 200)
-    for done, (which, share, times) in enumerate(_results(jobs, workers), start=1):
-        t = tallies[which]
-        t.games, t.share = t.games + 1, t.share + share
-        t.hard_ms.extend(times[0])
-        t.hard_cpu_ms.extend(times[1])
-        if progress is not None and (done % step == 0 or done == len(jobs)):
-            elapsed = time.monotonic() - started
-            progress.write(f"\r{done}/{len(jobs)} games, {elapsed:.0f} s, "
-                           f"about {elapsed / done * (len(jobs) - done):.0f} s left   ")
-            progress.flush()
+    try:
+        for done, (which, share, times) in enumerate(_results(jobs, workers), start=1):
+            t = tallies[which]
+            t.games, t.share = t.games + 1, t.share + share
+            t.hard_ms.extend(times[0])
+            t.hard_cpu_ms.extend(times[1])
+            if progress is not None and (done % step == 0 or done == len(jobs)):
+                elapsed = time.monotonic() - started
+                progress.write(f"\r{done}/{len(jobs)} games, {elapsed:.0f} s, "
+                               f"about {elapsed / done * (len(jobs) - done):.0f} s left   ")
+                progress.flush()
+    except KeyboardInterrupt:  # a long run stopped by hand still prints what it has (games column)
+        out.write("interrupted: the figures below hold the games played so far\n")
     if progress is not None:
         progress.write("\n")
     out.write(format_pool(table, tallies, games, seed))
