@@ -23,11 +23,18 @@ MATCHUPS: tuple[tuple[str, tuple[str, ...], float], ...] = (
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    words = list(sys.argv[1:] if argv is None else argv)
-    if "--game" in words[:-1] and words[words.index("--game") + 1] == "numeri":  # Numeri has its own bench
+    # ``--game numeri`` and ``--game binomial`` hand the rest of the command line to that game's benches.
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--game", choices=("thenumber", "numeri", "binomial"), default="thenumber")
+    known, argv = pre.parse_known_args(argv)
+    if known.game == "numeri":
         from bench.ai_strength_numeri import main as numeri_main
-        at = words.index("--game")
-        return numeri_main(words[:at] + words[at + 2:])
+
+        return numeri_main(argv)
+    if known.game == "binomial":
+        from bench import ai_pool_binomial, ai_strength_binomial
+
+        return (ai_pool_binomial.main if "--pool" in argv else ai_strength_binomial.main)(argv)
     parser = argparse.ArgumentParser(prog="python -m bench.ai_strength", description=__doc__)
     parser.add_argument("--games", type=int, default=None, help="games per matchup (2000; --pool: 1000)")
     parser.add_argument("--workers", type=int, default=2)

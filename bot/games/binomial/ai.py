@@ -7,9 +7,9 @@ action: a free cell, a pass, or an unused number that fits the face-up card.
 * normal places to build numbers that are strong on many cards (pairs, x0, x5, digit sum 10, extremes),
   and fights when the expected points of its best fitting number, against opponents holding random
   numbers, beat what that number is worth later on;
-* hard estimates the opponents' numbers from the rolled digits (every sheet holds the same 16 digits) minus
-  what they revealed, paired the way a builder would, simulates the reveal (cancelling included), and
-  weighs the end of the game when a sheet runs out.
+* hard (:mod:`.ai_hard`) samples the opponents' numbers from the rolled digits (every sheet holds the same
+  16 digits) minus what they revealed, models how often each opponent fights, simulates the reveal
+  (cancelling included), values kept numbers by the rounds likely left, and mixes near-equal options.
 """
 
 from __future__ import annotations
@@ -187,7 +187,7 @@ def normal_fight(view: View, seat: int, rng: Random, keep_weight: float = 0.6) -
     return _fight(n) if value > 0.05 + 0.1 * rng.random() else PASS
 
 
-# --- hard: sampled opponents -----------------------------------------------------------------------------
+# --- what hard samples of the opponents -----------------------------------------------------------------------------
 
 def remaining_digits(view: View, s: int) -> tuple[int, ...]:
     """The digits of ``s``'s unused numbers, in roll order: the rolls minus the digits it revealed."""
@@ -221,57 +221,7 @@ def sample_numbers(view: View, s: int, rng: Random) -> list[int]:
     return [10 * shuffled[2 * i] + shuffled[2 * i + 1] for i in range(len(shuffled) // 2)]
 
 
-def _rival_pick(card: Card, numbers: Sequence[int], fights: bool | None) -> int | None:
-    """What a sampled rival fights with: its best fitting number, if it fights at all."""
-    fit = [n for n in numbers if card.fits(n)]
-    if not fit or fights is False:
-        return None
-    best = max(fit, key=card.rank)
-    if fights:
-        return best
-    beaten_by = beat_fraction(card.key)[best]
-    return best if beaten_by < 0.25 or (card.points is None and beaten_by < 0.35) else None
-
-
-def hard_fight(view: View, seat: int, rng: Random) -> Action:
-    card = CARD_BY_KEY[view.card or ""]
-    options = fitting(view)
-    if not options:
-        return PASS
-    said = dict(view.declared)
-    rivals = [s for s in opponents(view, seat) if view.unused[s] > 0]
-    samples = max(24, 144 // max(1, len(rivals)))  # fewer per rival at a big table: the time stays bounded
-    points = dict.fromkeys(options, 0.0)
-    for _ in range(samples):
-        picks = {}
-        for s in rivals:
-            got = _rival_pick(card, sample_numbers(view, s, rng), said.get(s))
-            if got is not None:
-                picks[s] = got
-        x = 1 + len(picks) + sum(1 for s in said if said[s] and s not in picks)
-        for n in options:
-            counts: dict[int, int] = {}
-            for m in (*picks.values(), n):
-                counts[m] = counts.get(m, 0) + 1
-            if counts[n] > 1:
-                continue
-            alive = [m for m in picks.values() if counts[m] == 1]
-            if view.variants.same_boat:
-                cancelled = any(c > 1 for c in counts.values())
-                top = all(n > m for m in alive)
-                gain = card_worth(card, x) if (cancelled or top) else 0.0
-                gain += reward(view, x) if top else 0.0
-            else:
-                top = all(card.rank(n) > card.rank(m) for m in alive)
-                gain = (card_worth(card, x) + reward(view, x)) if top else 0.0
-            points[n] += gain
-    keep = keep_value(view, seat, options)
-    value, n = max((points[n] / samples - 0.6 * keep[n] + _ending_bonus(view, seat, points[n] / samples), n)
-                   for n in options)
-    return _fight(n) if value > 0.05 else PASS
-
-
-def _ending_bonus(view: View, seat: int, expected_gain: float) -> float:
+def ending_bonus(view: View, seat: int, expected_gain: float) -> float:
     """Fighting with one's last number ends the game: welcome when ahead, costly when behind."""
     if view.unused[seat] != 1:
         return 0.0
@@ -290,12 +240,19 @@ def decide(view: View, seat: int, level: str, rng: Random) -> Action:
         if level == "easy" and rng.random() < 0.5:
             return {"cell": CELLS[rng.choice(free_cells(view))]}
         assert view.sheet is not None
-        return {"cell": CELLS[best_cell(view.seats, view.sheet.cells, view.pending, rng, PLACE_NOISE)]}
+        noise = PLACE_NOISE
+        if level == "hard":
+            from .ai_hard import place_noise
+
+            noise = place_noise(view.seats)
+        return {"cell": CELLS[best_cell(view.seats, view.sheet.cells, view.pending, rng, noise)]}
     if view.kind in ("declare", "pick"):
         if level == "easy":
             options = fitting(view)
             return _fight(rng.choice(options)) if options and rng.random() < 0.5 else PASS
         if level == "normal":
             return normal_fight(view, seat, rng)
-        return hard_fight(view, seat, rng)
+        from .ai_hard import hard_fight as mixed_fight  # here: ai_hard builds on this module
+
+        return mixed_fight(view, seat, rng)
     raise ValueError(f"nothing for seat {seat} to decide now ({view.kind})")
