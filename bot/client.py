@@ -14,6 +14,7 @@ from bot.core.game import Game
 from bot.core.service import GameService
 from bot.core.timers import Scheduler
 from bot.games import GAMES
+from bot.http_buckets import amortise_bucket_sweep
 from bot.services.thenumber import AIChooser, TheNumberService
 from bot.settings import Settings
 from storage.base import GameStore
@@ -64,6 +65,7 @@ class NumberBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.settings = settings
+        self.bucket_sweep = amortise_bucket_sweep(self.http)  # opening many tables stays linear (see the module)
         self.clock: Clock = clock or SystemClock()
         self.store: GameStore = store or SQLiteStore(settings.database_path,
                                                      busy_timeout_ms=settings.database_busy_timeout_ms)
