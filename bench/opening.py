@@ -38,8 +38,9 @@ async def open_tables(count: int, tmp: Path) -> dict[str, Any]:
                 while next_table < count:
                     n = next_table
                     next_table += 1
-                    answer = await (await users[n].slash(channels[n], "thenumber start")).wait(60)
-                    bad += answer.message is None or bool(answer.rejections)
+                    answer = await (await users[n].slash(channels[n], "thenumber start")).until(
+                        lambda r: r.response_type is not None or bool(r.rejections), 60, "an answer")
+                    bad += answer.message is None or bool(answer.rejections)  # refused: answered too late
 
             start = time.perf_counter()
             await asyncio.gather(*(worker() for _ in range(IN_FLIGHT)))
