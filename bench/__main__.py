@@ -1,13 +1,17 @@
-"""``python -m bench [--quick] [--only engine,sqlite,...] [--json PATH]``: every performance figure, one table.
+"""``python -m bench [--quick] [--check] [--only engine,sqlite,...] [--json PATH]``: every performance figure, one
+table.
 
-Sections: engine (rules engine rates), sqlite (durable commits), stack (the real bot against the local fake
-Discord, against a bare discord.py floor), api (REST calls per turn), memory (per running game), restart
-(10,000 games), load (200 concurrent games: the slowest first answer) and postgres (bench/postgres.py: the
-full stack, a restart and a 1,000,000-game leaderboard on PostgreSQL; only when a server answers). Each figure
-is measured as a rate or ratio inside this run and repeated; the table shows the median and the min-max
-spread. The full run writes bench/results.json (one key per figure) and bench/RESULTS.md from it; ``--quick``
-is a smoke run with fewer repeats and smaller sizes, and writes nothing unless ``--json`` or ``--markdown`` is
-given.
+Sections: engine (rules engine rates), sqlite (durable commits against the disk's bare fsync and commit rates),
+stack (the real bot against the local fake Discord, modal and DM choices and whole turns, against a bare
+discord.py floor doing the same durable work), api (REST calls per turn), opening (opening 200 and 2,000
+tables), memory (per running game), restart (``python -m bot`` on 10,000 open + 90,000 finished games),
+load (200 concurrent games: the slowest first answer), rest (REST calls per Numeri move and Binomial roll
+and round) and postgres (bench/postgres.py: the full stack, a restart and a 1,000,000-game leaderboard on
+PostgreSQL; only when a server answers). Each figure is measured as a rate or ratio inside this run and
+repeated; the table shows the median and the min-max spread. The full run writes bench/results.json (one
+key per figure) and bench/RESULTS.md from it; ``--quick`` is a smoke run with fewer repeats and smaller
+sizes, and writes nothing unless ``--json`` or ``--markdown`` is given. ``--check`` exits 1 when a figure
+misses its target, naming each (never part of the test suite: timings are not tests).
 """
 
 import argparse
@@ -25,7 +29,7 @@ from typing import Any
 from .common import Figure, cpu_count, fmt
 from .report import RESULTS_MD, write_results
 
-SECTIONS = ("engine", "sqlite", "stack", "api", "memory", "restart", "load", "postgres")
+SECTIONS = ("engine", "sqlite", "stack", "api", "opening", "memory", "restart", "load", "postgres")
 RESULTS = Path(__file__).resolve().parent / "results.json"
 
 
@@ -63,6 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a short smoke run (fewer repeats, smaller sizes)")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a figure misses its target")
     parser.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated subset of {','.join(SECTIONS)}")
     parser.add_argument("--json", type=Path, default=None,
                         help="where to write the figures (default: bench/results.json for a full run)")
@@ -101,7 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         def restart() -> list[Figure]:
             from . import restart as mod
 
-            return mod.run(databases()[sizes[-1]], sizes[-1], quick)
+            open_games, finished = (2000, 18_000) if quick else (10_000, 90_000)
+            return mod.run(mod.generate_pair(Path(tmp), open_games, finished), open_games, finished, quick)
 
         def postgres() -> list[Figure]:
             from . import postgres as mod
@@ -120,8 +126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         runners: dict[str, Callable[[], list[Figure]]] = {
             "engine": lazy("engine"), "sqlite": lazy("sqlite_commits"), "stack": lazy("stack"),
-            "api": lazy("api_economy"), "memory": memory, "restart": restart, "load": lazy("load"),
-            "postgres": postgres,
+            "api": lazy("api_economy"), "opening": lazy("opening"), "memory": memory, "restart": restart,
+            "load": lazy("load"), "postgres": postgres,
         }
         for section in SECTIONS:
             if section not in wanted:
@@ -145,6 +151,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"wrote {out_path}")
     if md_path is not None:
         print(f"wrote {write_results(json.loads(json.dumps(payload, default=str)), md_path)}")
+    if args.check:
+        missed = [f for f in figures if f.met is False]
+        for f in missed:
+            print(f"MISSED: {f.label}: {fmt(f.stats['median'])} {f.unit}, target {f.target}", file=sys.stderr)
+        if missed:
+            return 1
+        print(f"every target met ({sum(f.met is True for f in figures)} figures with a target)")
     return 0
 
 

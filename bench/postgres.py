@@ -32,7 +32,7 @@ from storage.copy import copy_sqlite_to_postgres
 from storage.postgres import PostgresStore
 from storage.postgres_stats import LEADERBOARD_SQL, PostgresStats
 
-from . import restart
+from . import restart_store as restart
 from .common import Figure, summary
 from .stack import Stack, saturate
 

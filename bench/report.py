@@ -18,7 +18,7 @@ RESULTS_MD = HERE / "RESULTS.md"
 INTRO = """\
 # Benchmark results
 
-This file is written by `python -m bench` (about 2 minutes on an idle 2-CPU machine) from the run's
+This file is written by `python -m bench` (about 15 minutes on an idle 2-CPU machine) from the run's
 `bench/results.json`; `python -m bench.report` rewrites it from an existing `results.json`. Do not edit the
 figures by hand. `python -m bench --quick` is a shorter smoke run that writes neither file unless asked
 (`--json PATH`, `--markdown PATH`). The benchmarks need the dev extra (`pip install -e '.[dev]'`): the
@@ -29,37 +29,47 @@ METHOD = """\
 ## How each figure is measured
 
 Every figure is a rate or a ratio measured inside one run and repeated (n in the table); the table shows the
-median and the min-max spread. On a shared, noisy virtual machine the spread matters as much as the median:
-the floor of the full-stack comparison moves most from run to run, so the cost ratio is the least stable
-figure, and a short `--quick` window can catch a single stall that a full run averages out.
+median and the min-max spread. Every product figure has a floor measured in the same run, next to it: this
+machine's disk swings between a few hundred and several thousand fsyncs per second from minute to minute,
+so a durable figure means something only beside the disk's own rate at the same moment.
 
 - **Engine.** 1,000 random legal 5-seat games are generated before the clock starts; `check_turn` runs on
   their (turn, entries) inputs, `play_turn` replays them from `new_game`, `replay_text` parses and replays
   their JSON scripts and builds the result JSON. One core.
-- **SQLite.** `SQLiteStore.record_choice` one call at a time (and 20 concurrent callers) on 20 running
-  games, `synchronous=FULL` and `OFF` interleaved in the same run.
+- **Disk and SQLite.** Floors: the bare fsync rate (64 bytes rewritten in place and `fdatasync`ed) and the
+  bare commit rate (plain `sqlite3`, WAL + `synchronous=FULL`, one INSERT of an `actions` row and its COMMIT
+  at a time: one commit per fsync), each measured right before and after the store's figures. The store:
+  `SQLiteStore.record_choice` one caller at a time, then 200 games choosing at once (group commit: the
+  writes queued during a commit share the next transaction; the mean group size is in the note).
 - **Full stack.** 40 games of 5 are opened through the real UI (slash command, Join, Start) on the real
-  `NumberBot` (SQLite FULL, system clock). Each choice is the exact `INTERACTION_CREATE` that
-  `SimUser.submit_modal` sends, dispatched by the fake into discord.py's parsers; it is done when the fake
-  has received the ephemeral callback. Four seats of each game choose again and again, the fifth never, so
-  no turn ends during a measurement. Throughput: 32 in flight (closed loop). Latency: one submission every
-  10 ms whatever happens (open loop), measured from the scheduled moment to the acknowledgement. The floor
-  is a bare discord.py bot (`bench.stack.FloorBot`) answering a constant ephemeral reply on the same fake;
-  both sides include the fake's own work, which shares the event loop. The fake runs without OpenAPI body
-  validation here (a test-only cost).
+  `NumberBot` (SQLite FULL, system clock). A modal choice is the exact `INTERACTION_CREATE` that
+  `SimUser.submit_modal` sends, done when the fake has the ephemeral answer; a DM choice is a DM, done when the
+  bot's reply is in the DM channel. Four seats of each game choose again and again, the fifth never, so no
+  turn ends during those measurements. Whole turns: fresh tables where all five choose, done when the next
+  turn's status message is posted (the reveal comes before it). The driver keeps 32 choices in flight, each
+  a coroutine awaiting the fake's own signal (no polling). Latency: one submission every 10 ms whatever
+  happens (open loop), from the scheduled moment to the answer. The floor is a bare discord.py bot
+  (`bench.stack.FloorBot`) doing the same durable work: one WAL + FULL commit of a `choose` row per choice,
+  then a constant answer (and two posts after a turn's fifth choice), on the same fake. Both sides include the
+  fake's own work, which shares the event loop; the fake runs without OpenAPI body validation here.
 - **API.** A whole game (10 turns) per case with the `tests/discord_world.World` helper, a fake clock and
   60 s turns; 5 players, a reminder 30 s before the deadline. "Within one second": one choice every 0.2 s;
   "spread": at 5, 15, 25, 35, 45 s. A turn's calls run from its first choice to the next turn's status
   message. For the modal path the button -> modal callbacks are Discord's protocol, not messages: they are
-  reported but not counted against the target.
-- **Concurrent games under Discord's global 50 requests/s** (interaction endpoints are exempt): 50 x turn
-  seconds / the worst turn's non-interaction calls.
-- **Memory.** `TheNumberService.load_open_games(warm=True)` in a fresh subprocess on a generated database of
+  reported but not counted against the target. The "concurrent games under 50 requests/s" lines are still
+  the formula 50 x turn seconds / the worst turn's non-interaction calls, not a simulation.
+- **Opening tables.** `/thenumber start` in 200 and in 2,000 fresh channels (16 in flight) on the real bot,
+  REST over HTTP to the fake; cost per table, and the ratio of the two (discord.py's bucket walk, amortised
+  by `bot/http_buckets.py`, made it grow with the number of tables).
+- **Memory.** `GameService.load_open_games()` in a fresh subprocess on a generated database of
   running games (each stopped at a random turn of a legal random game, with its action log and 0-4 pending
   choices); RSS growth divided by the game count.
-- **Restart.** A fresh interpreter, timed from the parent's spawn to every running game's deadline and
-  reminder armed (a game is rebuilt from its action log the first time someone acts in it). Discord login
-  and the gateway READY are not included.
+- **Restart.** `python -m bot` as its own process against the fake (over its gateway), on a generated database
+  of 10,000 open games with 90,000 finished ones (their statistics cached, as after an earlier run), and on
+  the same open games alone (the floor). Timed from the spawn to the gateway connection, to the first
+  interaction answered (`/thenumber start` in a fresh channel), and to the end of the start-up's background
+  work (the restart sweep over every running game: the moment the child's CPU time stops growing), when its
+  memory is read from /proc: the heap (RssAnon) is compared; mapped database pages (RssFile) are reported.
 """
 
 

@@ -1,95 +1,181 @@
-"""Restart: from process start to "every running game ready to accept choices", 10,000 games in the database.
+"""Restart through the real start-up path: ``python -m bot`` as its own process against the local fake Discord.
 
-A fresh interpreter (timed from just before the parent spawns it) imports the bot, builds NumberBot with
-its settings, opens the store (migration check included) and does what TableTalk.restore does for games
-whose turn is announced and whose status message is posted: GameService.load_open_games reads every
-open game's row and each running game's deadline and reminder timers are armed on the bot's Scheduler.
-Ready = that is done: every game's turn will end on time, and a choice for any game is accepted (a game
-is rebuilt from its action log the first time someone acts in it; the figure "first choice after restart"
-times that). Not included: logging in to Discord and the gateway's READY (network round trips).
+The parent runs the fake Discord, spawns the bot on a generated database and times, from the spawn: the
+gateway connection, the first interaction answered (``/thenumber start`` in a fresh channel: the bot is
+ready and answering), and the end of the background work the start-up begins (the restart sweep over
+every running game): the moment the child's CPU time stops growing. Resident memory is read from
+/proc then. Two databases with the same open games, one with many finished games as well: the memory of
+the second divided by the first's is the cost of the finished games (1.0: they are not loaded).
+
+``python -m bench.restart [--open 10000] [--finished 90000]`` prints the figures.
 """
 
+import argparse
 import asyncio
-import json
+import os
+import shutil
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
+
+from tests.fakediscord import FakeDiscord
+from tests.test_bot_process import bot_env
 
 from .common import Figure, summary
 
+ROOT = Path(__file__).resolve().parents[1]
+TICKS = os.sysconf("SC_CLK_TCK")
+# CPU idle this long: the start-up work is over (longer than the 2 s discord.py waits for guilds before on_ready,
+# after which the restore begins)
+QUIET_SECONDS = 4.0
 
-def child(db: str, spawned: float) -> None:
-    marks = {"interpreter_and_main": time.time() - spawned}
-    from bot.client import NumberBot
-    from bot.settings import Settings
 
-    marks["imports"] = time.time() - spawned
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
 
-    async def main() -> int:
-        where = {"database_url": db} if db.startswith("postgresql://") else {"database_path": Path(db)}
-        bot = NumberBot(Settings(_env_file=None, **where))  # type: ignore[arg-type]  # bench.postgres: a URL
-        await bot.store.open()
+
+def memory_mb(pid: int) -> dict[str, float]:
+    """Resident memory of ``pid`` in MiB: VmRSS, VmHWM (peak), RssAnon (the heap: what loading games costs) and
+    RssFile (pages of mapped files: the statistics connection maps the database file, which the kernel may drop)."""
+    found: dict[str, float] = {}
+    with open(f"/proc/{pid}/status", encoding="ascii") as fh:
+        for line in fh:
+            if line.startswith(("VmRSS:", "VmHWM:", "RssAnon:", "RssFile:")):
+                found[line.split(":")[0]] = int(line.split()[1]) / 1024
+    return found
+
+
+async def until(predicate: Any, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"restart bench: timed out waiting for {what}")
+        await asyncio.sleep(0.005)
+
+
+def fresh_copy(db: Path, workdir: Path) -> Path:
+    """A copy of the generated database as a bot stopped a moment ago left it: every running turn has time left
+    (a deadline already past would reveal 10,000 turns at once: another benchmark), and no command sync
+    remembered (each run has a new fake Discord, which knows no commands yet)."""
+    copy = workdir / "bot.sqlite3"
+    for stale in workdir.glob("bot.sqlite3*"):
+        stale.unlink()
+    source = sqlite3.connect(db)
+    target = sqlite3.connect(copy, isolation_level=None)
+    try:
+        source.backup(target)
+        target.execute("UPDATE games SET deadline = ? WHERE status = 'running'", (time.time() + 100,))
+        target.execute("DELETE FROM meta WHERE key = 'commands_hash'")
+    finally:
+        source.close()
+        target.close()
+    return copy
+
+
+async def measure(source: Path, workdir: Path) -> dict[str, float]:
+    db = fresh_copy(source, workdir)
+    async with FakeDiscord(spec_path=None) as fake:
+        probe = fake.add_user("probe")
+        channel = fake.add_channel(fake.add_guild("Restart", members=[probe]), "probe")
+        log = open(workdir / "bot.log", "ab")  # noqa: SIM115 - handed to the child
+        spawned = time.monotonic()
+        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=workdir, env=bot_env(fake, db),
+                                                    stdout=subprocess.DEVNULL, stderr=log)
+        log.close()
         try:
-            marks["store_open"] = time.time() - spawned
-            # What TableTalk.restore does for games whose turn was announced and whose status message is up:
-            # read every open game's row, then arm its deadline and reminder timers.
-            records = await bot.games.load_open_games()
-            for record in records:
-                if record.status == "running" and record.deadline is not None:
-                    game_id, phase = record.id, record.phase
-                    bot.scheduler.schedule(("deadline", game_id), record.deadline, _noop(game_id, phase))
-                    remind_at = record.deadline - bot.settings.reminder_seconds
-                    if bot.settings.reminder_seconds and remind_at > bot.clock.now():
-                        bot.scheduler.schedule(("reminder", game_id), remind_at, _noop(game_id, phase))
-            await bot.store.unannounced_finished_games()
-            marks["ready"] = time.time() - spawned
-            running = [r for r in records if r.status == "running"]
-            timers = sum(1 for key in bot.scheduler._timers if key[0] == "deadline")
-            assert len(running) == timers, (len(running), timers)
-            # The first choice in a game after the restart pays for rebuilding it from its action log.
-            started = time.perf_counter()
-            for record in running[:200]:
-                await bot.games.table(record.id)
-            marks["first_choice_ms"] = (time.perf_counter() - started) / min(200, len(running)) * 1000
-            return len(running)
+            await until(lambda: fake.gateway.active and fake.requests_to("PUT", r"/commands$"), 120,
+                        "the bot to connect and sync its commands")
+            connected = time.monotonic() - spawned
+            answered = None
+            while answered is None:
+                result = await (await probe.slash(channel, "thenumber start")).wait(120)
+                if result.message is not None and not result.rejections:
+                    answered = result.dispatched_monotonic + (result.latency or 0) - spawned
+                elif time.monotonic() - spawned > 120:
+                    raise AssertionError(f"restart bench: no answer ({result.rejections})")
+            # The background work (the sweep): until the child's CPU time stops growing.
+            last, since = cpu_seconds(proc.pid), time.monotonic()
+            while time.monotonic() - since < QUIET_SECONDS:
+                await asyncio.sleep(0.1)
+                now_cpu = cpu_seconds(proc.pid)
+                if now_cpu - last > 0.02:
+                    last, since = now_cpu, time.monotonic()
+            settled = since - spawned
+            memory = memory_mb(proc.pid)
+            return {"connected": connected, "answered": answered, "settled": settled, "cpu": last,
+                    "rss_mb": memory["VmRSS"], "peak_mb": memory["VmHWM"], "anon_mb": memory["RssAnon"],
+                    "file_mb": memory["RssFile"]}
         finally:
-            bot.scheduler.cancel_all()
-            await bot.store.close()
-
-    games = asyncio.run(main())
-    print(json.dumps({"games": games, **marks}), flush=True)
+            proc.terminate()
+            await proc.wait()
 
 
-def _noop(game_id: int, phase: int) -> Callable[[], Awaitable[None]]:
-    async def fire() -> None:  # the real callbacks reveal the turn; never due during the measurement
-        return None
-    return fire
+def run(databases: dict[str, Path], open_games: int, finished: int, quick: bool = False) -> list[Figure]:
+    """``databases``: "open" (open games only) and "all" (the same open games and ``finished`` more)."""
+    runs: dict[str, list[dict[str, float]]] = {"open": [], "all": []}
+    with tempfile.TemporaryDirectory(prefix="bench-restart-") as tmp:
+        for _ in range(1 if quick else 3):
+            for name, db in databases.items():
+                work = Path(tmp) / name
+                work.mkdir(exist_ok=True)
+                runs[name].append(asyncio.run(measure(db, work)))
+    answered = summary([r["answered"] for r in runs["all"]])
+    ratio = summary([a["anon_mb"] / o["anon_mb"] for a, o in zip(runs["all"], runs["open"], strict=True)])
+    floor = summary([r["answered"] for r in runs["open"]])
+    sizes = f"{open_games:,} open + {finished:,} finished games"
+    med = {k: summary([r[k] for r in runs["all"]])["median"] for k in runs["all"][0]}
+    omed = {k: summary([r[k] for r in runs["open"]])["median"] for k in runs["open"][0]}
+    return [
+        Figure("restart_answering_s", f"Restart ({sizes}): spawn -> first interaction answered", "s", answered,
+               "< 3 s", answered["median"] < 3.0,
+               f"python -m bot against the fake; connected {med['connected']:.2f} s; start-up work (restart "
+               f"sweep) over at {med['settled']:.1f} s, {med['cpu']:.1f} s CPU", {"runs": runs}),
+        Figure("restart_answering_vs_open_only", "Restart: first answer, as a multiple of the same open games "
+               "without finished ones", "x", summary([a["answered"] / o["answered"] for a, o in
+                                                       zip(runs["all"], runs["open"], strict=True)]),
+               note=f"floor: {floor['median']:.2f} s with {open_games:,} open games only"),
+        Figure("restart_heap_vs_open_only", "Restart: resident heap (RssAnon) after the sweep, as a multiple of "
+               "the same open games without finished ones", "x", ratio, "<= 1.1x", ratio["median"] <= 1.1,
+               f"heap {med['anon_mb']:.0f} vs {omed['anon_mb']:.0f} MiB; mapped file pages {med['file_mb']:.0f} vs "
+               f"{omed['file_mb']:.0f} MiB; VmRSS {med['rss_mb']:.0f} (peak {med['peak_mb']:.0f}) vs "
+               f"{omed['rss_mb']:.0f} (peak {omed['peak_mb']:.0f})"),
+    ]
 
 
-def measure(db: Path | str) -> dict[str, float]:
-    spawned = time.time()
-    out = subprocess.run([sys.executable, "-m", "bench.restart", "--child", str(db), repr(spawned)], check=True,
-                         capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1], timeout=120)
-    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
-    result["process_total"] = time.time() - spawned  # ready + printing + interpreter shutdown
-    return result
+def generate_pair(tmp: Path, open_games: int, finished: int) -> dict[str, Path]:
+    from .dbgen import generate
+
+    found = {"open": tmp / f"open-{open_games}.sqlite3", "all": tmp / f"all-{open_games}-{finished}.sqlite3"}
+    for name, path in found.items():  # kept from an earlier run (--keep): generating 100,000 games takes minutes
+        if not path.exists():
+            generate(path, open_games, finished=finished if name == "all" else 0)
+    return found
 
 
-def run(db: Path, games: int, quick: bool = False) -> list[Figure]:
-    runs = [measure(db) for _ in range(1 if quick else 3)]
-    assert all(r["games"] == games for r in runs), runs
-    ready = summary([r["ready"] for r in runs])
-    phases = {k: summary([r[k] for r in runs])["median"]
-              for k in ("interpreter_and_main", "imports", "store_open", "ready", "first_choice_ms")}
-    note = (f"median marks (s since spawn): imports done {phases['imports']:.2f}, store open "
-            f"{phases['store_open']:.2f}, every deadline armed {phases['ready']:.2f}; then each game is "
-            f"rebuilt on first use: {phases['first_choice_ms']:.2f} ms")
-    return [Figure(f"restart_ready_seconds_{games}", f"Restart: process start -> {games:,} games ready", "s",
-                   ready, "< 3 s", ready["median"] < 3.0, note, {"runs": runs})]
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.restart", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--open", type=int, default=10_000)
+    parser.add_argument("--finished", type=int, default=90_000)
+    parser.add_argument("--keep", type=Path, default=None, help="reuse/keep the generated databases here")
+    args = parser.parse_args(argv)
+    tmp = args.keep or Path(tempfile.mkdtemp(prefix="bench-restart-db-"))
+    tmp.mkdir(parents=True, exist_ok=True)
+    try:
+        dbs = generate_pair(tmp, args.open, args.finished)
+        for figure in run(dbs, args.open, args.finished, quick=True):
+            print(f"{figure.label}: {figure.stats['median']:.3f} {figure.unit}  {figure.note}")
+    finally:
+        if args.keep is None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return 0
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "--child":
-        child(sys.argv[2], float(sys.argv[3]))
+    sys.exit(main())

@@ -14,6 +14,7 @@ from bot.core.game import Game
 from bot.core.service import GameService
 from bot.core.timers import Scheduler
 from bot.games import GAMES
+from bot.http_buckets import amortise_bucket_sweep
 from bot.settings import Settings
 from bot.shards import Resync, ShardScheduler, ShardScopedStore
 from storage.backend import make_lease, make_store
@@ -55,6 +56,7 @@ class NumberBot(commands.Bot):
             **sharding,
         )
         self.settings = settings
+        self.bucket_sweep = amortise_bucket_sweep(self.http)  # opening many tables stays linear (see the module)
         self.clock: Clock = clock or SystemClock()
         # SQLite (DATABASE_PATH) unless DATABASE_URL names a PostgreSQL database. Shard processes share it:
         # each game is locked across them (see GameStore.game_lock).
