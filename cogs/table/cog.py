@@ -382,6 +382,7 @@ class TableCog(commands.Cog, name="Table"):
                    on_turn_message: bool) -> None:
         presenter = self.presenters[table.record.kind]
         sealed = bool(table.prompt and table.prompt.sealed)
+        await self.talk.take_up(table.id)
         try:
             outcome = await self.service.act(table.id, interaction.user.id, action=action, phase=step)
         except NotYourTurn:
@@ -457,6 +458,7 @@ class TableCog(commands.Cog, name="Table"):
         presenter = self.presenters.by_key.get(match["game"])
         async with self.answering(interaction, "ephemeral", presenter):
             lang = await self._lang(interaction)
+            await self.talk.take_up(game_id)
             try:
                 outcome = await self.service.act(game_id, interaction.user.id, text=text, phase=step)
             except NotYourTurn:
@@ -498,6 +500,7 @@ class TableCog(commands.Cog, name="Table"):
             return
         presenter = self.presenters[record.kind]
         try:
+            await self.talk.take_up(record.id)
             outcome = await self.service.act(record.id, user_id, text=message.content)
         except NotYourTurn:
             await answer(str(self._their_turn(await self.service.table(record.id), lang)))

@@ -88,6 +88,9 @@ class Talk:
         self.locks = KeyedLocks()
         # Per game: the turn message that is up (to edit it once its step is over).
         self.turn_messages: dict[int, TurnMessage] = {}
+        # After a start, until restore() is done: the games already caught up (see take_up).
+        self.restored = False
+        self._caught_up: set[int] = set()
 
     def since_of(self, game_id: int, step: int) -> tuple[Happened, ...]:
         """What the turn message of ``step`` told before its own step (for the edit that closes it)."""
@@ -413,15 +416,24 @@ class Talk:
         """After a start: take the steps a crash left undone, tell what was committed but not told, re-post
         a missing turn message (looked for first among the channel's recent messages), re-arm the timers."""
         for record in await self.service.load_open_games():
-            if record.status == "running":
+            if record.status == "running" and record.id not in self._caught_up:
                 await self.catch_up(record.id)
         for record in await self.store.unannounced_finished_games():
             if record.kind in self.service.games and record.kind in self.presenters:
                 await self.catch_up(record.id)
+        self.restored = True
+
+    async def take_up(self, game_id: int) -> None:
+        """Before a player's action soon after a start: catch this game up first if the restore has not yet.
+        Players may act as soon as the bot is connected; without the message that is up (a thread's, or the
+        turn message posted just before a crash) the action's announcement would post a second one."""
+        if not self.restored and game_id not in self._caught_up:
+            await self.catch_up(game_id)
 
     async def catch_up(self, game_id: int, attempt: int = 0) -> None:
         try:
             async with self.locks(game_id):
+                self._caught_up.add(game_id)
                 await self.service.catch_up(game_id)
                 full = await self.store.load_game(game_id)
                 table = await self.service.table(game_id)
@@ -441,6 +453,7 @@ class Talk:
                     await self._find_thread(table, full)
                 await self.open_turn(table, since, catching_up=True)
         except Exception as exc:
+            self._caught_up.discard(game_id)
             delay = self.backoff(attempt)
             log.warning("game %s: could not catch up (%s); trying again in %.0f s", game_id, exc, delay)
             self.scheduler.schedule((CATCH_UP, game_id), self.bot.clock.now() + delay,
