@@ -1,7 +1,8 @@
 """``python -m bench [--quick] [--only engine,sqlite,...] [--json PATH]``: every performance figure, one table.
 
 Sections: engine (rules engine rates), sqlite (durable commits), stack (the real bot against the local fake
-Discord, against a bare discord.py floor), api (REST calls per turn), memory (per running game), restart
+Discord, against a bare discord.py floor), api (REST calls per turn), rest (REST calls per Numeri move and per
+Binomial roll and round), memory (per running game), restart
 (10,000 games) and load (200 concurrent games: the slowest first answer). Each figure is measured as a rate
 or ratio inside this run and repeated; the table shows the median and the min-max spread. The full run
 writes bench/results.json (one key per figure) and bench/RESULTS.md from it; ``--quick`` is a smoke run
@@ -23,7 +24,7 @@ from typing import Any
 from .common import Figure, cpu_count, fmt
 from .report import RESULTS_MD, write_results
 
-SECTIONS = ("engine", "sqlite", "stack", "api", "memory", "restart", "load")
+SECTIONS = ("engine", "sqlite", "stack", "api", "rest", "memory", "restart", "load")
 RESULTS = Path(__file__).resolve().parent / "results.json"
 
 
@@ -110,7 +111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         runners: dict[str, Callable[[], list[Figure]]] = {
             "engine": lazy("engine"), "sqlite": lazy("sqlite_commits"), "stack": lazy("stack"),
-            "api": lazy("api_economy"), "memory": memory, "restart": restart, "load": lazy("load"),
+            "api": lazy("api_economy"), "rest": lazy("rest_per_move"), "memory": memory, "restart": restart,
+            "load": lazy("load"),
         }
         for section in SECTIONS:
             if section not in wanted:
