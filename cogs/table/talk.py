@@ -198,7 +198,8 @@ class Talk:
             self.scheduler.schedule((CATCH_UP, game_id), self.bot.clock.now() + delay,
                                     lambda: self.catch_up(game_id, attempt + 1))
 
-    async def _announce(self, table: Table, reports: Sequence[StepReport], shown: int | None) -> None:
+    async def _announce(self, table: Table, reports: Sequence[StepReport], shown: int | None, *,
+                        catching_up: bool = False) -> None:
         record, presenter = table.record, self.presenter(table)
         lang = await self.languages.for_game(record)
         seats = seat_infos(table)
@@ -207,19 +208,24 @@ class Talk:
         if up is not None and thread is not None and up.thread == thread and shown != up.step:
             # the same thread goes on: open_turn edits the message up into the current step, still telling
             # what it told before (a reveal the previous message could not show)
-            await self.open_turn(table, [*up.since, *(happened(table, r) for r in reports)], lang=lang)
+            await self.open_turn(table, [*up.since, *(happened(table, r) for r in reports)], lang=lang,
+                                 catching_up=catching_up)
             return
+        closed = up is not None and shown == up.step  # the interaction edited it
         if up is not None and shown != up.step:
             ended = next((r for r in reports if r.step == up.step), None)
             if ended is not None:
-                await self._edit(record, up.message_id, presenter.done(happened(table, ended), seats, up.since, lang))
+                closed = await self._edit(record, up.message_id,
+                                          presenter.done(happened(table, ended), seats, up.since, lang))
         if up is not None and any(r.step >= up.step for r in reports):
             self.turn_messages.pop(table.id, None)
-        # A presenter that keeps one message per thread told the ended step in that message already; others
-        # tell it again at the top of the next turn message.
-        told = up.step if up is not None and getattr(presenter, "thread", None) is not None else None
+        # A presenter that keeps one message per thread told the ended step in that message already (unless
+        # that edit failed); others tell it again at the top of the next turn message.
+        told = up.step if up is not None and closed and getattr(presenter, "thread", None) is not None else None
+        if told is not None and any(r.step == told for r in reports):
+            await self.service.announced(table.id, told)  # told in its own message: a restart must not repeat it
         since = [happened(table, r) for r in reports if r.step not in (shown, told)]
-        await self.open_turn(table, since, lang=lang)
+        await self.open_turn(table, since, lang=lang, catching_up=catching_up)
 
     async def open_turn(self, table: Table, since: Sequence[Happened], *, lang: str | None = None,
                         catching_up: bool = False) -> None:
@@ -384,13 +390,10 @@ class Talk:
             if user_id is not None:
                 await self.send_dm(user_id, self.presenter(table).reminder(view, seat, left, record.channel_id, lang))
 
-    async def _find_thread(self, table: Table, full: GameRecord) -> None:
-        """After a restart: the newest turn message of this game, taken up again if its step's thread is the
-        current step's (a crash between a commit and the edit must not post a second message)."""
-        thread = self.thread_of(table)
-        if thread is None:
-            return
-        hook = self.presenter(table).thread  # type: ignore[attr-defined]
+    async def _find_up(self, table: Table, full: GameRecord) -> None:
+        """After a restart: the newest message of this game still showing the inputs of a step that is over.
+        It becomes the message up, so the catch-up goes on in it (the same thread) or closes it like any
+        ended step's, instead of leaving a stale message and losing what it would have told."""
         prefix = f"play:{full.kind}:{full.id}:"
         found: list[int] = []
 
@@ -408,8 +411,9 @@ class Talk:
             return
         before = self.service.report_for(full, found[0]).before
         prompt = table.game.prompt(before)
-        if prompt is not None and hook(table.game.view(before, None), prompt) == thread:
-            self.turn_messages[table.id] = TurnMessage(found[0], message.id, (), thread)
+        hook = getattr(self.presenter(table), "thread", None)
+        key = hook(table.game.view(before, None), prompt) if hook is not None and prompt is not None else None
+        self.turn_messages[table.id] = TurnMessage(found[0], message.id, (), None if key is None else str(key))
 
     # Restart and catching up --------------------------------------------------------------------
     async def restore(self) -> None:
@@ -447,11 +451,10 @@ class Talk:
                     return
                 if full.announced_phase >= full.phase - 1 and not table.running:
                     return
-                since = [happened(table, self.service.report_for(full, s))
-                         for s in range(full.announced_phase + 1, full.phase)]
+                reports = [self.service.report_for(full, s) for s in range(full.announced_phase + 1, full.phase)]
                 if game_id not in self.turn_messages:
-                    await self._find_thread(table, full)
-                await self.open_turn(table, since, catching_up=True)
+                    await self._find_up(table, full)
+                await self._announce(table, reports, None, catching_up=True)
         except Exception as exc:
             self._caught_up.discard(game_id)
             delay = self.backoff(attempt)
