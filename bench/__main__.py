@@ -29,7 +29,7 @@ from typing import Any
 from .common import Figure, cpu_count, fmt
 from .report import RESULTS_MD, write_results
 
-SECTIONS = ("engine", "sqlite", "stack", "api", "opening", "memory", "restart", "load", "postgres")
+SECTIONS = ("engine", "sqlite", "stack", "api", "rest", "opening", "memory", "restart", "load", "postgres")
 RESULTS = Path(__file__).resolve().parent / "results.json"
 
 
@@ -126,8 +126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         runners: dict[str, Callable[[], list[Figure]]] = {
             "engine": lazy("engine"), "sqlite": lazy("sqlite_commits"), "stack": lazy("stack"),
-            "api": lazy("api_economy"), "opening": lazy("opening"), "memory": memory, "restart": restart,
-            "load": lazy("load"), "postgres": postgres,
+            "api": lazy("api_economy"), "rest": lazy("rest_per_move"), "opening": lazy("opening"), "memory": memory,
+            "restart": restart, "load": lazy("load"), "postgres": postgres,
         }
         for section in SECTIONS:
             if section not in wanted:

@@ -440,6 +440,7 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
                    on_turn_message: bool) -> None:
         presenter = self.presenters[table.record.kind]
         sealed = bool(table.prompt and table.prompt.sealed)
+        await self.talk.take_up(table.id)
         try:
             outcome = await self.service.act(table.id, interaction.user.id, action=action, phase=step)
         except NotYourTurn:
@@ -535,6 +536,7 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         text = _field_value(data, field_id) or _field_value(data, TEXT_FIELD_ID) or ""
         async with self.answering(interaction, "ephemeral", presenter):
             lang = await self._lang(interaction)
+            await self.talk.take_up(game_id)
             try:
                 outcome = await self.service.act(game_id, interaction.user.id, text=text, phase=step)
             except NotYourTurn:

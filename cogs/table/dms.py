@@ -55,6 +55,7 @@ class DirectMessages:
             await answer(word(presenter, "core.dm.lobby", lang, channel=f"<#{record.channel_id}>"))
             return
         try:
+            await self.talk.take_up(record.id)
             outcome = await self.service.act(record.id, user_id, text=message.content)
         except NotYourTurn:
             await answer(str(self._their_turn(await self.service.table(record.id), lang, user_id)))

@@ -94,6 +94,9 @@ class Talk:
         # budget of 2N + 3 calls, so a step never costs more however the choices are spread.
         self._spare_calls: dict[int, int] = {}
         self._sweeping: asyncio.Task[None] | None = None
+        # After a start, until restore() is done: the games already caught up (see take_up).
+        self.restored = False
+        self._caught_up: set[int] = set()
 
     def since_of(self, game_id: int, step: int) -> tuple[Happened, ...]:
         """What the turn message of ``step`` told before its own step (for the edit that closes it)."""
@@ -268,7 +271,8 @@ class Talk:
             self.scheduler.schedule((CATCH_UP, game_id), self.bot.clock.now() + delay,
                                     lambda: self.catch_up(game_id, attempt + 1))
 
-    async def _announce(self, table: Table, reports: Sequence[StepReport], shown: int | None) -> None:
+    async def _announce(self, table: Table, reports: Sequence[StepReport], shown: int | None, *,
+                        catching_up: bool = False) -> None:
         record, presenter = table.record, self.presenter(table)
         lang = await self.languages.for_game(record)
         seats = seat_infos(table)
@@ -280,19 +284,24 @@ class Talk:
         if up is not None and thread is not None and up.thread == thread and shown != up.step:
             # the same thread goes on: open_turn edits the message up into the current step, still telling
             # what it told before (a reveal the previous message could not show)
-            await self.open_turn(table, [*up.since, *(happened(table, r) for r in reports)], lang=lang)
+            await self.open_turn(table, [*up.since, *(happened(table, r) for r in reports)], lang=lang,
+                                 catching_up=catching_up)
             return
+        closed = up is not None and shown == up.step  # the interaction edited it
         if up is not None and shown != up.step:
             ended = next((r for r in reports if r.step == up.step), None)
             if ended is not None:
-                await self._edit(record, up.message_id, presenter.done(happened(table, ended), seats, up.since, lang))
+                closed = await self._edit(record, up.message_id,
+                                          presenter.done(happened(table, ended), seats, up.since, lang))
         if up is not None and any(r.step >= up.step for r in reports):
             self.turn_messages.pop(table.id, None)
-        # A presenter that keeps one message per thread told the ended step in that message already; others
-        # tell it again at the top of the next turn message.
-        told = up.step if up is not None and getattr(presenter, "thread", None) is not None else None
+        # A presenter that keeps one message per thread told the ended step in that message already (unless
+        # that edit failed); others tell it again at the top of the next turn message.
+        told = up.step if up is not None and closed and getattr(presenter, "thread", None) is not None else None
+        if told is not None and any(r.step == told for r in reports):
+            await self.service.announced(table.id, told)  # told in its own message: a restart must not repeat it
         since = [happened(table, r) for r in reports if r.step not in (shown, told)]
-        await self.open_turn(table, since, lang=lang)
+        await self.open_turn(table, since, lang=lang, catching_up=catching_up)
 
     async def _report(self, table: Table, steps: Sequence[Happened], lang: str, *, catching_up: bool = False
                       ) -> None:
@@ -498,13 +507,10 @@ class Talk:
                 self._spare_calls[table.id] = self._spare_calls.get(table.id, len(record.seats) + 1) - 1
                 await self.send_dm(user_id, self.presenter(table).reminder(view, seat, left, record.channel_id, lang))
 
-    async def _find_thread(self, table: Table, full: GameRecord) -> None:
-        """After a restart: the newest turn message of this game, taken up again if its step's thread is the
-        current step's (a crash between a commit and the edit must not post a second message)."""
-        thread = self.thread_of(table)
-        if thread is None:
-            return
-        hook = self.presenter(table).thread  # type: ignore[attr-defined]
+    async def _find_up(self, table: Table, full: GameRecord) -> None:
+        """After a restart: the newest message of this game still showing the inputs of a step that is over.
+        It becomes the message up, so the catch-up goes on in it (the same thread) or closes it like any
+        ended step's, instead of leaving a stale message and losing what it would have told."""
         prefix = f"play:{full.kind}:{full.id}:"
         found: list[int] = []
 
@@ -522,8 +528,9 @@ class Talk:
             return
         before = self.service.report_for(full, found[0]).before
         prompt = table.game.prompt(before)
-        if prompt is not None and hook(table.game.view(before, None), prompt) == thread:
-            self.turn_messages[table.id] = TurnMessage(found[0], message.id, (), thread)
+        hook = getattr(self.presenter(table), "thread", None)
+        key = hook(table.game.view(before, None), prompt) if hook is not None and prompt is not None else None
+        self.turn_messages[table.id] = TurnMessage(found[0], message.id, (), None if key is None else str(key))
 
     # Restart and catching up --------------------------------------------------------------------
     async def restore(self) -> None:
@@ -531,7 +538,7 @@ class Talk:
         a missing turn message (looked for first among the channel's recent messages), re-arm the timers."""
         later: list[int] = []
         for record in await self.service.load_open_games():
-            if record.status != "running" or record.kind not in self.presenters:
+            if record.status != "running" or record.kind not in self.presenters or record.id in self._caught_up:
                 continue
             presenter = self.presenters[record.kind]
             if (record.announced_phase >= record.phase - 1 and record.status_message_id is not None
@@ -549,6 +556,7 @@ class Talk:
                 await self.catch_up(record.id)
         if later:
             self._sweeping = asyncio.create_task(self.sweep(later), name="restart sweep")
+        self.restored = True
 
     async def sweep(self, game_ids: list[int]) -> None:
         """After a restart, in the background: take the steps nobody human has to take any more (the last
@@ -566,9 +574,17 @@ class Talk:
                 log.exception("restart sweep failed for game %s", game_id)
             await asyncio.sleep(0)  # let players' requests in between
 
+    async def take_up(self, game_id: int) -> None:
+        """Before a player's action soon after a start: catch this game up first if the restore has not yet.
+        Players may act as soon as the bot is connected; without the message that is up (a thread's, or the
+        turn message posted just before a crash) the action's announcement would post a second one."""
+        if not self.restored and game_id not in self._caught_up:
+            await self.catch_up(game_id)
+
     async def catch_up(self, game_id: int, attempt: int = 0) -> None:
         try:
             async with self.locks(game_id):
+                self._caught_up.add(game_id)
                 await self.service.catch_up(game_id)
                 full = await self.store.load_game(game_id)
                 table = await self.service.table(game_id)
@@ -582,15 +598,16 @@ class Talk:
                     return
                 if full.announced_phase >= full.phase - 1 and not table.running:
                     return
-                since = [happened(table, self.service.report_for(full, s))
-                         for s in range(full.announced_phase + 1, full.phase)]
+                reports = [self.service.report_for(full, s) for s in range(full.announced_phase + 1, full.phase)]
                 if hasattr(self.presenter(table), "report"):
+                    since = [happened(table, r) for r in reports]
                     await self._report(table, since, await self.languages.for_game(full), catching_up=True)
                     return
                 if game_id not in self.turn_messages:
-                    await self._find_thread(table, full)
-                await self.open_turn(table, since, catching_up=True)
+                    await self._find_up(table, full)
+                await self._announce(table, reports, None, catching_up=True)
         except Exception as exc:
+            self._caught_up.discard(game_id)
             delay = self.backoff(attempt)
             log.warning("game %s: could not catch up (%s); trying again in %.0f s", game_id, exc, delay)
             self.scheduler.schedule((CATCH_UP, game_id), self.bot.clock.now() + delay,

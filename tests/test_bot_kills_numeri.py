@@ -1,0 +1,160 @@
+"""Numeri survives kill -9: a real bot process is SIGKILLed at 16 moments of a two-player game played by
+buttons, and started again each time. Moments: while a turn waits for its player, right after a move was
+acknowledged, while the next turn message's post (the roll already stored) waits for a retry, while the
+move's own interaction answer waits for a retry, and a few requests into a move. After the game: every
+move was applied once (the stored log folds, through an independent reading of RULES.md, into the scores
+the final message shows), each turn message was posted once, and no roll was drawn twice."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+from bot.core.table import fold, stored_steps
+from bot.games.numeri.game import GAME
+from tests import numeri_reference as ref
+from tests.fakediscord import FakeDiscord, Message
+from tests.process_world import BotDown, ProcessTable, all_versions, steps_of
+
+PLAYERS = ("ana", "ben")
+KILLS = 16
+MODES = ("after-ack", "post-held", "waiting", "callback-held", "requests")
+STAR_FACE = "★ (any token)"
+
+
+def buttons(message: Message) -> list[dict[str, Any]]:
+    return [c for row in message.components for c in row.get("components", []) if c.get("type") == 2]
+
+
+def finals(t: ProcessTable) -> list[Message]:
+    return [m for m in t.bot_messages() if m.embeds and m.embeds[0].get("title") == "Numeri · game over"]
+
+
+async def open_game(t: ProcessTable) -> None:
+    opened = await t.answered(await t.users["ana"].slash(t.general, "numeri start", turn_seconds=3600))
+    assert opened.message is not None, opened.text()
+    joined = await t.answered(await t.users["ben"].click(opened.message, "Join"))
+    assert joined.response_type == 7, joined.text()
+    started = await t.answered(await t.users["ana"].click(t.fake.world.messages[opened.message.id], "Start"))
+    assert started.response_type == 7, started.text()
+
+
+async def play_move(t: ProcessTable, step: int, message: Message, mode: str | None,
+                    rng: random.Random) -> bool:
+    """Press the move button of ``step``'s turn message; with ``mode``, kill the bot at that moment.
+    True when the press was acknowledged (the move is stored)."""
+    title = message.embeds[0]["title"]
+    mover = next(n for n in PLAYERS if n.capitalize() in title)
+    choice = buttons(message)[random.Random(step).randrange(len(buttons(message)))]["custom_id"]
+    if mode == "waiting":
+        await t.kill()
+        t.moments.append(mode)
+        return False
+    if mode == "post-held":  # the move and the next roll are stored; their post fails once and waits
+        t.fake.fail_next("POST", rf"^/channels/{t.general.id}/messages$", 500)
+    if mode == "callback-held":  # the move is stored; its own answer fails once and waits for a retry
+        t.fake.fail_next("POST", r"^/interactions/\d+/[^/]+/callback$", 500)
+    mark = len(t.fake.requests)
+    pressed = await t.users[mover].click(message, choice)
+    try:
+        if mode == "post-held":
+            await t.until(lambda: t.failed("POST", rf"^/channels/{t.general.id}/messages$"), "the held post",
+                          while_alive=True)
+        elif mode == "callback-held":
+            await t.until(lambda: t.failed("POST", r"/callback$"), "the held answer", while_alive=True)
+        elif mode == "requests":
+            count = rng.randint(1, 2)
+            await t.until(lambda: len(t.fake.requests) >= mark + count, "requests", while_alive=True)
+        else:
+            await t.answered(pressed)
+            assert pressed.response_type == 7, pressed.text()
+    except BotDown:
+        return False
+    if mode is not None:
+        await t.kill()
+        t.moments.append(mode)
+    return pressed.response_type == 7
+
+
+def reference_scores(steps: list[dict[str, Any]]) -> tuple[list[int], set[int]]:
+    """The scores of the stored rolls and moves by tests/numeri_reference.py; the steps that were moves."""
+    first = next(int(k) for s in steps for k in s["step"] if k != "chance")
+    board: ref.Board = {}
+    seat, roll, moves, over = first, None, set(), False
+    for n, payload in enumerate(steps):
+        (key, action), = payload["step"].items()
+        assert not over, f"step {n} after the end"
+        if key == "chance":
+            assert roll is None, f"step {n}: a second roll for one move"
+            roll = action["roll"]
+            if not ref.options(board, len(PLAYERS), seat, roll):
+                seat, roll = (seat + 1) % len(PLAYERS), None  # no move possible: the turn passes
+            continue
+        assert int(key) == seat and roll is not None, f"step {n}: seat {key} moved out of turn"
+        choice = tuple(action["moves"])
+        assert choice in ref.options(board, len(PLAYERS), seat, roll), f"step {n}: {choice} is not legal"
+        board, extra, over = ref.play(board, seat, choice)
+        moves.add(n)
+        seat, roll = (seat if extra else (seat + 1) % len(PLAYERS)), None
+    assert over, "the stored game did not reach the end"
+    return ref.totals(board, len(PLAYERS)), moves
+
+
+async def test_sixteen_kills_apply_each_move_once(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    t = ProcessTable(fake_discord, tmp_path, PLAYERS)
+    rng = random.Random(13)
+    acked: set[int] = set()
+    pressed: set[int] = set()
+    try:
+        await t.start()
+        await open_game(t)
+        moves_seen = 0
+        while True:
+            record = await t.record()
+            if record.status == "finished":
+                await t.until(lambda: finals(t), "the final message", while_alive=True)
+                break
+            message = t.with_inputs_for(record.phase)
+            if message is None:  # the step is being drawn or posted: look again at the store and the channel
+                await asyncio.sleep(0.02)
+                continue
+            moves_seen += 1
+            mode = MODES[t.kills % len(MODES)] if t.kills < KILLS and moves_seen % 2 == 0 else None
+            pressed.add(record.phase)
+            if await play_move(t, record.phase, message, mode, rng):
+                acked.add(record.phase)
+            if not t.alive:
+                await t.start()
+        assert t.kills == KILLS, f"the game ended after {t.kills} kills"
+        assert all(t.moments.count(m) >= 2 for m in MODES), t.moments  # each moment was reached, twice or more
+        record = await t.record()
+    finally:
+        await t.close()
+
+    steps = [dict(s) for s in stored_steps(record)]
+    phases = [a.phase for a in record.actions if a.kind == "resolve"]
+    assert phases == list(range(len(steps))), "a step was stored twice or skipped"
+    scores, moves = reference_scores(steps)
+    state, _ = fold(GAME, record)
+    result = GAME.result(state)
+    assert result is not None and [result.scores[s] for s in range(len(PLAYERS))] == scores
+    # Every acknowledged press is a stored move of that step, and every stored move was a press of ours.
+    assert acked <= moves <= pressed, (sorted(acked - moves), sorted(moves - pressed))
+    assert all(steps[n]["reason"] == "moved" for n in moves)
+    # Each turn message was posted once, showing the roll stored for it; the end was told once.
+    posts = t.posts_per_step()
+    assert {n: posts.get(n) for n in moves} == dict.fromkeys(moves, 1), posts
+    for n in moves:
+        roll = steps[n - 1]["step"]["chance"]["roll"]
+        face = STAR_FACE if roll == "*" else str(roll)
+        first = next(v for m in t.bot_messages() for v in all_versions(m) if n in steps_of(v))
+        assert f"rolled **{face}**" in t.fake.visible_text(first), (n, face, t.fake.visible_text(first))
+    assert len(t.bot_messages()) == 1 + len(moves) + 1  # the lobby, one message per move, the final message
+    (final,) = finals(t)
+    text = t.fake.visible_text(final)
+    for seat, name in enumerate(PLAYERS):
+        assert f"{name.capitalize()}: {scores[seat]} points" in text, text
+    log = t.log_text()
+    assert "Traceback" not in log, log[-3000:]
