@@ -37,8 +37,8 @@ LEVEL_DESCRIPTIONS: Mapping[str, str] = {
     "hard": "Hard: watches how each opponent has played this game, answers their habits, and mixes its "
             "choices so that it cannot be read.",
 }
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "LEVEL_DESCRIPTIONS", "NORMAL_TEMPERATURE", "AIPlayer", "choose_for_service",
-           "choose_number", "decision_rng", "hard_distribution", "normal_dist"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "LEVEL_DESCRIPTIONS", "NORMAL_TEMPERATURE", "AIPlayer", "choose_number",
+           "decision_rng", "hard_distribution", "normal_dist"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,13 +95,3 @@ def choose_number(view: PublicView, me: str, level: str, rng: random.Random,
     else:
         value = sample(hard_distribution(view, me, priors), rng.random())
     return number_text(value)
-
-
-def choose_for_service(view: PublicView, me: str, level: str, seed: int, priors: Priors | None = None) -> str:
-    """The game service's hook: a seeded decision for seat ``me``.
-
-    ``seed`` must be the game's SECRET seed (stored with the game, never shown); the round, turn and seat
-    are mixed in here, so one seed per game is enough and replays play the same numbers. ``priors``: see
-    :func:`choose_number` (:func:`ai_beliefs.prior_from_past_games` builds one from finished games).
-    """
-    return choose_number(view, me, level, decision_rng(seed, view, me), priors)
