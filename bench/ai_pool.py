@@ -10,12 +10,12 @@ count. Hard draws from its own secret generator, which the readers in the pool n
 import random
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from typing import TextIO
 
 from bench.ai_pool_players import POOL
+from bench.pool_runner import played
 from bot.games.thenumber.ai import choose_number
 from bot.games.thenumber.engine import PublicView, new_game, play_turn, public_view
 from bot.terminal.arena import percentile, wilson
@@ -92,32 +92,15 @@ def _job(args: tuple[int, Matchup, int, int]) -> tuple[int, float, list[float]]:
     return which, share, times
 
 
-def _results(jobs: list[tuple[int, Matchup, int, int]], workers: int) -> Iterator[tuple[int, float, list[float]]]:
-    if workers <= 1:
-        yield from map(_job, jobs)
-        return
-    with get_context("fork").Pool(workers) as pool:
-        yield from pool.imap_unordered(_job, jobs, chunksize=10)
-
-
 def run_pool(games: int, seed: int, workers: int, seat_counts: Sequence[int] = SEAT_COUNTS,
              only: Sequence[str] = (), progress: TextIO | None = sys.stderr, out: TextIO = sys.stdout) -> int:
     table = [m for m in matchups(seat_counts) if not only or any(o in m.seats for o in only)]
     jobs = [(w, m, seed, i) for w, m in enumerate(table) for i in range(games)]
     tallies = [Tally() for _ in table]
-    started = time.monotonic()
-    step = max(1, len(jobs) // 200)
-    for done, (which, share, times) in enumerate(_results(jobs, workers), start=1):
+    for which, share, times in played(_job, jobs, workers, progress):
         t = tallies[which]
         t.games, t.share = t.games + 1, t.share + share
         t.hard_ms.extend(times)
-        if progress is not None and (done % step == 0 or done == len(jobs)):
-            elapsed = time.monotonic() - started
-            eta = elapsed / done * (len(jobs) - done)
-            progress.write(f"\r{done}/{len(jobs)} games, {elapsed:.0f} s, about {eta:.0f} s left   ")
-            progress.flush()
-    if progress is not None:
-        progress.write("\n")
     out.write(format_pool(table, tallies, games, seed))
     return 0
 
