@@ -8,7 +8,7 @@ from typing import Any
 from bot.core.table import Table, fold
 from bot.games.binomial.game import GAME
 from bot.games.binomial.rules import show
-from tests.discord_world import World, eventually
+from tests.discord_world import World, eventually, open_lobby, start_lobby
 from tests.fakediscord import Message
 from tests.fakediscord.state import BOT_USER_ID
 
@@ -44,20 +44,11 @@ def numerology_messages(world: World) -> list[Message]:
 
 
 async def open_binomial(world: World, players: tuple[str, ...] = ("ana", "ben"), **options: Any) -> Message:
-    host = world.users[players[0]]
-    opened = await (await host.slash(world.general, "binomial start", **options)).wait()
-    lobby = opened.message
-    assert lobby is not None, opened.text()
-    for name in players[1:]:
-        joined = await (await world.users[name].click(lobby, "Join")).wait()
-        assert joined.response_type == 7, joined.text()
-    return world.fake.world.messages[lobby.id]
+    return await open_lobby(world, "binomial start", players, **options)
 
 
 async def start_binomial(world: World, players: tuple[str, ...] = ("ana", "ben"), **options: Any) -> None:
-    lobby = await open_binomial(world, players, **options)
-    started = await (await world.users[players[0]].click(lobby, "Start")).wait()
-    assert started.response_type == 7, started.text()
+    await start_lobby(world, "binomial start", players, **options)
 
 
 async def table(world: World, game_id: int = 1) -> Table:

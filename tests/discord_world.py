@@ -177,3 +177,21 @@ async def make_world(fake: FakeDiscord, db_path: Path, clock: FakeClock, *, bloc
     await world.start_bot()
     await world.tables_restored()
     return world
+
+
+async def open_lobby(world: World, command: str, players: tuple[str, ...], **options: Any) -> Message:
+    """``/<command>`` by the first player, every other one joining (each join checked), in English."""
+    host = world.users[players[0]]
+    opened = await (await host.slash(world.general, command, **options)).wait()
+    lobby = opened.message
+    assert lobby is not None, opened.text()
+    for name in players[1:]:
+        joined = await (await world.users[name].click(lobby, "Join")).wait()
+        assert joined.response_type == 7, joined.text()
+    return world.fake.world.messages[lobby.id]
+
+
+async def start_lobby(world: World, command: str, players: tuple[str, ...], **options: Any) -> None:
+    lobby = await open_lobby(world, command, players, **options)
+    started = await (await world.users[players[0]].click(lobby, "Start")).wait()
+    assert started.response_type == 7, started.text()

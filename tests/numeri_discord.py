@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.core.table import fold
 from bot.games.numeri.game import GAME
-from tests.discord_world import World, eventually
+from tests.discord_world import World, eventually, open_lobby, start_lobby
 from tests.fakediscord import Message
 
 TURN_ID = re.compile(r"play:numeri:(?P<id>\d+):(?P<step>\d+):(?P<index>\d+)")
@@ -35,20 +35,11 @@ def finals(world: World) -> list[Message]:
 
 
 async def open_numeri(world: World, players: tuple[str, ...] = ("ana", "ben"), **options: Any) -> Message:
-    host = world.users[players[0]]
-    opened = await (await host.slash(world.general, "numeri start", **options)).wait()
-    lobby = opened.message
-    assert lobby is not None, opened.text()
-    for name in players[1:]:
-        joined = await (await world.users[name].click(lobby, "Join")).wait()
-        assert joined.response_type == 7, joined.text()
-    return world.fake.world.messages[lobby.id]
+    return await open_lobby(world, "numeri start", players, **options)
 
 
 async def start_numeri(world: World, players: tuple[str, ...] = ("ana", "ben"), **options: Any) -> None:
-    lobby = await open_numeri(world, players, **options)
-    started = await (await world.users[players[0]].click(lobby, "Start")).wait()
-    assert started.response_type == 7, started.text()
+    await start_lobby(world, "numeri start", players, **options)
 
 
 async def next_turn(world: World, after: int = -1) -> Message | None:
