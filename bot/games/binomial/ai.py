@@ -134,8 +134,11 @@ def later_cards(view: View) -> list[Card]:
     return [CARD_BY_KEY[k] for k in view.unplayed]
 
 
-def portfolio(numbers: Sequence[int], cards: Sequence[Card], rivals: float) -> float:
-    """What a set of numbers is worth on the cards still to come: a greedy matching, one card per number."""
+def portfolio(numbers: Sequence[int], cards: Sequence[Card], rivals: float, reach: float = 1.0,
+              limit: int | None = None) -> float:
+    """What a set of numbers is worth on the cards still to come: a greedy matching, one card per number, at
+    most ``limit`` pairs (hard: the rounds likely left), each worth ``reach`` of itself (its chance of being
+    played)."""
     pairs = []
     for i, n in enumerate(numbers):
         for j, c in enumerate(cards):
@@ -147,10 +150,12 @@ def portfolio(numbers: Sequence[int], cards: Sequence[Card], rivals: float) -> f
     used_c: set[int] = set()
     total = 0.0
     for v, i, j in pairs:
+        if limit is not None and len(used_n) >= limit:
+            break
         if i not in used_n and j not in used_c:
             used_n.add(i)
             used_c.add(j)
-            total += v
+            total += v * reach
     return total
 
 

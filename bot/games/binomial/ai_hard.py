@@ -60,29 +60,6 @@ def rounds_left(view: View, seat: int, rates: Mapping[int, float]) -> float:
     return max(1.0, left)
 
 
-def portfolio(numbers: Sequence[int], cards: Sequence[Card], rivals: float, reach: float, limit: int) -> float:
-    """A set of numbers on the cards still to come: a greedy matching, one card per number, at most
-    ``limit`` pairs (the rounds left), each worth its chance of being played."""
-    pairs = []
-    for i, n in enumerate(numbers):
-        for j, c in enumerate(cards):
-            if c.fits(n):
-                v = ai.card_worth(c, 1 + 0.5 * rivals) * (1 - ai.beat_fraction(c.key)[n]) ** (4 * rivals)
-                pairs.append((v, i, j))
-    pairs.sort(reverse=True)
-    used_n: set[int] = set()
-    used_c: set[int] = set()
-    total = 0.0
-    for v, i, j in pairs:
-        if len(used_n) >= limit:
-            break
-        if i not in used_n and j not in used_c:
-            used_n.add(i)
-            used_c.add(j)
-            total += v * reach
-    return total
-
-
 def keep_values(view: View, seat: int, candidates: Sequence[int], left: float) -> dict[int, float]:
     """Per candidate, what spending it now costs on the cards that are likely still to be played."""
     assert view.sheet is not None
@@ -92,12 +69,12 @@ def keep_values(view: View, seat: int, candidates: Sequence[int], left: float) -
     later = left - 1.0  # rounds after this one
     reach = min(1.0, later / len(cards)) if cards else 0.0
     limit = max(0, math.ceil(later))
-    whole = portfolio(mine, cards, rivals, reach, limit)
+    whole = ai.portfolio(mine, cards, rivals, reach, limit)
     out = {}
     for n in candidates:
         rest = list(mine)
         rest.remove(n)
-        out[n] = whole - portfolio(rest, cards, rivals, reach, limit)
+        out[n] = whole - ai.portfolio(rest, cards, rivals, reach, limit)
     return out
 
 
