@@ -12,7 +12,8 @@ stored in the log as it is and folded again: folding the same steps from the sam
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any, Generic, Protocol, TypeVar
@@ -138,3 +139,24 @@ class Game(Protocol, Generic[S, V, E]):
     def ai(self, view: V, seat: Seat, level: str, rng: Random) -> Action:
         """An AI seat's action, from that seat's own view only."""
         ...
+
+
+# Replay scripts: every game reads its own, and each refuses a key given twice (json would silently keep the
+# last one, so {"a": "123", "a": "456"} would replay a choice its author never meant).
+def loads_strict(text: str | bytes, error: Callable[[str], Exception]) -> object:
+    """``text`` parsed as JSON; anything unreadable raises ``error(one line saying why)``."""
+
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in seen:
+                raise error(f"{key!r} appears twice in the same object")
+            seen[key] = value
+        return seen
+
+    try:
+        return json.loads(text, object_pairs_hook=unique)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise error(f"not valid JSON: {str(exc).splitlines()[0]}") from None
+    except RecursionError:
+        raise error("not a replay script: the JSON is nested too deeply") from None

@@ -15,6 +15,8 @@ import json
 import re
 from typing import Any
 
+from bot.core.game import loads_strict
+
 from .engine import State, Variants, new_game, place, play_round, roll
 from .errors import BinomialError
 from .rules import CARD_BY_KEY, CARD_KEYS, CELLS, DIE, GAME_KEY, ROLLS, SAME_BOAT_SEATS, SEATS, show
@@ -31,20 +33,9 @@ class ScriptError(Exception):
         super().__init__(message.replace("\r", "\\r").replace("\n", "\\n"))
 
 
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in seen:
-            raise ScriptError(f"{key!r} appears twice in the same object")
-        seen[key] = value
-    return seen
-
 
 def load(text: str | bytes) -> object:
-    try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ScriptError(f"not valid JSON: {str(exc).splitlines()[0]}") from None
+    return loads_strict(text, ScriptError)
 
 
 def _players(data: dict[str, Any]) -> list[str]:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.core.game import loads_strict
+
 from . import engine, errors
 from .engine import Choice, Moved, Passed, State
 from .rules import GAME_KEY, MAX_SEATS, MIN_SEATS, SPLITS, TOKENS
@@ -24,21 +26,10 @@ class ScriptError(Exception):
     """A script that cannot be replayed; ``str()`` is one line saying where and why."""
 
 
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in seen:
-            raise ScriptError(f"{key!r} appears twice in the same object")
-        seen[key] = value
-    return seen
-
 
 def load_script(text: str) -> object:
     """The JSON of a script (for the CLI reading a file or stdin); ScriptError if it is not JSON."""
-    try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise ScriptError(f"not valid JSON: {str(exc).splitlines()[0]}") from None
+    return loads_strict(text, ScriptError)
 
 
 def replay_text(text: str) -> dict[str, Any]:

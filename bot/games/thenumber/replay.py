@@ -11,6 +11,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from bot.core.game import loads_strict
+
 from .engine import GameState, TurnOutcome, new_game, play_turn
 from .errors import MalformedNumber
 from .numbers import parse_number
@@ -21,23 +23,10 @@ class ScriptError(ValueError):
     """A script that cannot be replayed; the message names where the problem is."""
 
 
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in seen:
-            raise ScriptError(f"{key!r} appears twice in the same object")
-        seen[key] = value
-    return seen
-
 
 def parse_script(text: str) -> tuple[list[str], list[list[dict[str, str]]]]:
     """Check a script's shape and return (players, rounds of turns); raise :class:`ScriptError`."""
-    try:
-        data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
-    except json.JSONDecodeError as exc:
-        raise ScriptError(f"not valid JSON: {exc}") from None
-    except RecursionError:
-        raise ScriptError("not a replay script: the JSON is nested too deeply") from None
+    data = loads_strict(text, ScriptError)
     if not isinstance(data, dict):
         raise ScriptError("the script must be a JSON object with 'players' and 'rounds'")
     players = data.get("players")
