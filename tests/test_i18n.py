@@ -54,3 +54,12 @@ def test_no_core_sentence_names_a_game(language: str) -> None:
     named = sorted(key for key, text in area_messages(language)["core"].items()
                    if any(name in text.lower() for name in names))
     assert not named, f"core sentences that name a game (pass it as {{game}} or {{start}}): {named}"
+
+
+@pytest.mark.parametrize(("language", "count", "expected"), [
+    ("en", 0, "0 points"), ("en", 1, "1 point"), ("en", 2, "2 points"), ("en", "**1**", "**1** point"),
+    ("fr", 0, "0 point"), ("fr", 1, "1 point"), ("fr", 2, "2 points"), ("fr", "12", "12 points"),
+])
+def test_a_word_after_a_count_agrees_with_it(language: str, count: object, expected: str) -> None:
+    line = t("numeri.final.seat", language, name="ana", score=count)
+    assert line.endswith(expected), line

@@ -1,7 +1,9 @@
 """Messages in the player's language (English and French).
 
 Every sentence the bot shows is a key in a catalog, with named placeholders: ``t("thenumber.ack.locked",
-"fr", number="513", channel="<#1>")``. Catalogs live in ``bot/i18n/locales/<lang>/<area>.py`` as a
+"fr", number="513", channel="<#1>")``. A word that follows a count is written
+``{score:plural:point|points}``: singular for 1 in English, for 0 and 1 in French (``1 point``, ``0 point``,
+``2 points``). Catalogs live in ``bot/i18n/locales/<lang>/<area>.py`` as a
 ``MESSAGES`` dict; every area exists in every language, and a test fails when a key is missing from one
 of them. Pure: no Discord import, so the terminal game can use it too.
 """
@@ -40,12 +42,49 @@ def language_of(locale: str | None) -> str:
     return DEFAULT
 
 
+# The counts that take the singular, by language (French: "0 point", "1 point"; English: "0 points").
+SINGULAR: Mapping[str, frozenset[int]] = {"en": frozenset({1}), "fr": frozenset({0, 1})}
+PLURAL_SPEC = "plural:"
+
+
+class _Formatter(Formatter):
+    """``str.format`` plus the ``plural:singular|plural`` spec, which picks a word by the value's count."""
+
+    def __init__(self, language: str) -> None:
+        self.singular = SINGULAR.get(language, SINGULAR[DEFAULT])
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if not format_spec.startswith(PLURAL_SPEC):
+            return str(super().format_field(value, format_spec))
+        one, _, many = format_spec[len(PLURAL_SPEC):].partition("|")
+        return one if _count(value) in self.singular else many
+
+
+def _count(value: Any) -> int | None:
+    """The whole number a placeholder shows (an int, or a string such as "1" or "**1**"), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    digits = str(value).strip("* ")
+    return int(digits) if digits.isdigit() else None
+
+
+@cache
+def _formatter(language: str) -> _Formatter:
+    return _Formatter(language)
+
+
 def t(key: str, language: str | None = DEFAULT, /, **values: Any) -> str:
     """The message ``key`` in ``language`` (English when missing there), with its placeholders filled."""
-    text = catalog(language or DEFAULT).get(key)
+    language = language or DEFAULT
+    text = catalog(language).get(key)
     if text is None:
-        text = catalog(DEFAULT)[key]
-    return text.format(**values) if values else text
+        text, language = catalog(DEFAULT)[key], DEFAULT
+    if not values:
+        return text
+    # str.format is several times faster than a Formatter: keep it for the messages without a plural
+    return _formatter(language).vformat(text, (), values) if PLURAL_SPEC in text else text.format(**values)
 
 
 def placeholders(text: str) -> set[str]:

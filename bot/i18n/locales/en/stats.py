@@ -11,19 +11,23 @@ MESSAGES: dict[str, str] = {
     "stats.player.win_rate": "Win rate",
     "stats.player.average": "Average final score",
     "stats.player.best": "Best game",
-    "stats.player.best_value": "**{score}** points in game #{game} ({channel}, {date})",
+    "stats.player.best_value": "**{score}** {score:plural:point|points} in game #{game} ({channel}, {date})",
     "stats.player.approval": "Approved numbers",
     "stats.player.approval_value": "{approved} of {played} ({rate})",
     "stats.player.digit": "Favourite first digit",
-    "stats.player.digit_value": "**{digit}** ({count} numbers)",
+    "stats.player.digit_value": "**{digit}** ({count} {count:plural:number|numbers})",
     "stats.player.footer": "Finished games on this server. Shared wins count as wins.",
     # /thenumber leaderboard
     "stats.lb.title.wins": "{game}: leaderboard by wins",
     "stats.lb.title.rate": "{game}: leaderboard by win rate",
     "stats.lb.title.average": "{game}: leaderboard by average score",
-    "stats.lb.row.wins": "**{rank}.** {name}: **{wins}** wins in {games} games ({rate})",
-    "stats.lb.row.rate": "**{rank}.** {name}: **{rate}** ({wins} wins in {games} games)",
-    "stats.lb.row.average": "**{rank}.** {name}: **{average}** points on average ({games} games)",
+    "stats.lb.row.wins": (
+        "**{rank}.** {name}: **{wins}** {wins:plural:win|wins} in {games}"
+        " {games:plural:game|games} ({rate})"),
+    "stats.lb.row.rate": (
+        "**{rank}.** {name}: **{rate}** ({wins} {wins:plural:win|wins} in {games}"
+        " {games:plural:game|games})"),
+    "stats.lb.row.average": "**{rank}.** {name}: **{average}** points on average ({games} {games:plural:game|games})",
     "stats.lb.empty": "Nobody qualifies yet for this period.",
     "stats.lb.min_games": "at least {count} games to qualify",
     "stats.lb.page": "page {page} of {pages}",
@@ -59,7 +63,7 @@ MESSAGES: dict[str, str] = {
     "stats.game.steps": "{steps} moves",
     # /<game> stats: Numeri's lines
     "stats.numeri.never_entered": "Tokens never entered",
-    "stats.numeri.never_entered_value": "{count} in {games} games ({average} per game)",
+    "stats.numeri.never_entered_value": "{count} in {games} {games:plural:game|games} ({average} per game)",
     "stats.numeri.points": "Average points per token",
     "stats.numeri.points_value": "**{average}** ({tokens} tokens)",
     # /<game> stats: Binomial's lines
@@ -68,7 +72,9 @@ MESSAGES: dict[str, str] = {
     "stats.binomial.fights": "Fights won",
     "stats.binomial.fights_value": "{won} of {fights} ({rate})",
     "stats.binomial.per_card": "Points per card won",
-    "stats.binomial.per_card_value": "**{average}** ({points} points for {cards} cards)",
+    "stats.binomial.per_card_value": (
+        "**{average}** ({points} {points:plural:point|points} for {cards}"
+        " {cards:plural:card|cards})"),
     # /thenumber export
     "stats.export.done": "Game #{game} as a replay script: `python -m bot replay {file}` plays it again.",
     # refusals

@@ -12,19 +12,25 @@ MESSAGES: dict[str, str] = {
     "stats.player.win_rate": "Taux de victoire",
     "stats.player.average": "Score final moyen",
     "stats.player.best": "Meilleure partie",
-    "stats.player.best_value": "**{score}** points dans la partie n° {game} ({channel}, {date})",
+    "stats.player.best_value": "**{score}** {score:plural:point|points} dans la partie n° {game} ({channel}, {date})",
     "stats.player.approval": "Nombres validés",
     "stats.player.approval_value": "{approved} sur {played} ({rate})",
     "stats.player.digit": "Premier chiffre préféré",
-    "stats.player.digit_value": "**{digit}** ({count} nombres)",
+    "stats.player.digit_value": "**{digit}** ({count} {count:plural:nombre|nombres})",
     "stats.player.footer": "Parties terminées sur ce serveur. Une victoire partagée compte comme une victoire.",
     # /thenumber leaderboard
     "stats.lb.title.wins": "{game} : classement par victoires",
     "stats.lb.title.rate": "{game} : classement par taux de victoire",
     "stats.lb.title.average": "{game} : classement par score moyen",
-    "stats.lb.row.wins": "**{rank}.** {name} : **{wins}** victoires en {games} parties ({rate})",
-    "stats.lb.row.rate": "**{rank}.** {name} : **{rate}** ({wins} victoires en {games} parties)",
-    "stats.lb.row.average": "**{rank}.** {name} : **{average}** points en moyenne ({games} parties)",
+    "stats.lb.row.wins": (
+        "**{rank}.** {name} : **{wins}** {wins:plural:victoire|victoires} en {games}"
+        " {games:plural:partie|parties} ({rate})"),
+    "stats.lb.row.rate": (
+        "**{rank}.** {name} : **{rate}** ({wins} {wins:plural:victoire|victoires} en"
+        " {games} {games:plural:partie|parties})"),
+    "stats.lb.row.average": (
+        "**{rank}.** {name} : **{average}** points en moyenne ({games}"
+        " {games:plural:partie|parties})"),
     "stats.lb.empty": "Personne n’est encore classé sur cette période.",
     "stats.lb.min_games": "au moins {count} parties pour être classé",
     "stats.lb.page": "page {page} sur {pages}",
@@ -60,7 +66,7 @@ MESSAGES: dict[str, str] = {
     "stats.game.steps": "{steps} coups",
     # /<jeu> stats : les lignes de Numeri
     "stats.numeri.never_entered": "Pions jamais entrés",
-    "stats.numeri.never_entered_value": "{count} en {games} parties ({average} par partie)",
+    "stats.numeri.never_entered_value": "{count} en {games} {games:plural:partie|parties} ({average} par partie)",
     "stats.numeri.points": "Points moyens par pion",
     "stats.numeri.points_value": "**{average}** ({tokens} pions)",
     # /<jeu> stats : les lignes de Binomial
@@ -69,7 +75,9 @@ MESSAGES: dict[str, str] = {
     "stats.binomial.fights": "Combats gagnés",
     "stats.binomial.fights_value": "{won} sur {fights} ({rate})",
     "stats.binomial.per_card": "Points par carte gagnée",
-    "stats.binomial.per_card_value": "**{average}** ({points} points pour {cards} cartes)",
+    "stats.binomial.per_card_value": (
+        "**{average}** ({points} {points:plural:point|points} pour"
+        " {cards} {cards:plural:carte|cartes})"),
     # /thenumber export
     "stats.export.done": "La partie n° {game} en script de rejeu : `python -m bot replay {file}` la rejoue.",
     # refusals
