@@ -5,30 +5,14 @@ Several processes may fill the cache at once: rows are inserted with ``ON CONFLI
 pure function of a finished game, so whichever process writes it writes the same thing.
 """
 
-import asyncio
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .base import SeatRecord
+from .base import GameRecord
 from .pg_connection import PoolHolder
 from .postgres import load_many
-from .stats import (
-    _COLUMNS,
-    _RANK_KEYS,
-    RECHECK_MARGIN,
-    REFRESH_BATCH,
-    THREAD_ABOVE,
-    GameLine,
-    LeaderPage,
-    LeaderRow,
-    PlayerGame,
-    RankBy,
-    SeatResult,
-    Summariser,
-    _count_above,
-    _summarise_all,
-)
+from .stats import _COLUMNS, SEATS_SQL, SeatResult, StatsCache, Summariser
 
 # The hot queries, named so that tests and the benchmark can EXPLAIN exactly what runs.
 LEADERBOARD_SQL = ("SELECT user_id, COUNT(*), SUM(won), AVG(final_score) FROM game_results"
@@ -48,74 +32,34 @@ NO_GUILD_MISSING = "g.guild_id IS NULL AND $1::bigint IS NULL AND g.status = 'fi
 ALL_MISSING = "g.status = 'finished' AND g.kind = $1"
 
 
-class PostgresStats(PoolHolder):
+class PostgresStats(PoolHolder, StatsCache):
     """The results cache of the game kinds ``kinds`` (those ``summarise`` can fold), on its own pool."""
 
     what = "the statistics pool"
+    all_missing = ALL_MISSING
 
     def __init__(self, url: str, summarise: Summariser, kinds: Iterable[str], *, pool_size: int = 4,
                  timeout_s: float = 10.0) -> None:
-        super().__init__(url, pool_size=pool_size, timeout_s=timeout_s)
-        self.summarise = summarise
-        self.kinds = tuple(kinds)
-        self._lock = asyncio.Lock()  # one refresh at a time in this process
-        self._checked: dict[tuple[int | None, str], float] = {}
-
-    def _known(self, kind: str) -> str:
-        if kind not in self.kinds:
-            raise ValueError(f"no statistics for {kind!r} games (known: {', '.join(self.kinds)})")
-        return kind
+        PoolHolder.__init__(self, url, pool_size=pool_size, timeout_s=timeout_s)
+        StatsCache.__init__(self, summarise, kinds)
 
     # The cache ----------------------------------------------------------------------------------
-    async def refresh(self, guild_id: int | None = None, kind: str | None = None, *, every_guild: bool = False
-                      ) -> int:
-        """Compute and store the results of finished games that have none yet; returns how many games."""
-        done = 0
-        if every_guild:
-            for each in (self._known(kind),) if kind is not None else self.kinds:
-                while True:
-                    async with self._lock:
-                        count = await self._fill_batch(ALL_MISSING, (each,))
-                    if not count:
-                        break
-                    done += count
-            return done
-        if kind is None:
-            raise ValueError("a refresh of one server names the kind of its games")
-        self._known(kind)
+    async def _latest_finish(self, guild_id: int | None, kind: str) -> float | None:
         guild = "guild_id IS NULL AND $1::bigint IS NULL" if guild_id is None else "guild_id = $1"
-        async with self._lock:
-            latest = await self.pool.fetchval(
-                f"SELECT MAX(updated_at) FROM games WHERE {guild} AND status = 'finished' AND kind = $2",
-                guild_id, kind)
-            checked = self._checked.get((guild_id, kind), float("-inf")) - RECHECK_MARGIN
-            where = NO_GUILD_MISSING if guild_id is None else GUILD_MISSING
-            while count := await self._fill_batch(where, (guild_id, max(checked, -1e300), kind)):
-                done += count
-            if latest is not None:
-                self._checked[(guild_id, kind)] = float(latest)
-            return done
+        latest = await self.pool.fetchval(
+            f"SELECT MAX(updated_at) FROM games WHERE {guild} AND status = 'finished' AND kind = $2", guild_id, kind)
+        return None if latest is None else float(latest)
 
-    async def _fill_batch(self, where: str, params: tuple[Any, ...]) -> int:
-        rows = await self.pool.fetch(MISSING_SQL.format(where=where, limit=REFRESH_BATCH), *params)
-        ids = [int(r[0]) for r in rows]
-        if not ids:
-            return 0
+    def _guild_missing(self, guild_id: int | None, since: float, kind: str) -> tuple[str, tuple[Any, ...]]:
+        where = NO_GUILD_MISSING if guild_id is None else GUILD_MISSING
+        return where, (guild_id, max(since, -1e300), kind)  # a finite bound: -inf is no float8 parameter here
+
+    async def _missing_ids(self, sql: str, params: tuple[Any, ...]) -> list[int]:
+        return [int(r[0]) for r in await self.pool.fetch(sql, *params)]
+
+    async def _records(self, ids: list[int]) -> list[GameRecord]:
         async with self.pool.acquire() as db:
-            records = await load_many(db, "id = ANY($1::bigint[])", (ids,))
-        if len(records) > THREAD_ABOVE:
-            results = await asyncio.to_thread(_summarise_all, self.summarise, records)
-        else:
-            results = _summarise_all(self.summarise, records)
-        await self._save(results)
-        return len({r.game_id for r in results})
-
-    async def rebuild(self) -> int:
-        """Forget every cached result and recompute them all from the actions log."""
-        async with self._lock:
-            await self.pool.execute("DELETE FROM game_results")
-            self._checked.clear()
-        return await self.refresh(every_guild=True)
+            return await load_many(db, "id = ANY($1::bigint[])", (ids,))
 
     async def _save(self, results: Iterable[SeatResult]) -> None:
         rows = [(r.game_id, r.seat, r.kind, r.guild_id, r.user_id, float(r.finished_at), r.final_score, int(r.won),
@@ -124,6 +68,9 @@ class PostgresStats(PoolHolder):
             async with self.pool.acquire() as db, db.transaction():
                 await db.executemany(f"INSERT INTO game_results ({_COLUMNS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)"
                                      " ON CONFLICT DO NOTHING", rows)
+
+    async def _clear(self) -> None:
+        await self.pool.execute("DELETE FROM game_results")
 
     # Reading ------------------------------------------------------------------------------------
     async def results(self, game_id: int) -> list[SeatResult]:
@@ -135,35 +82,15 @@ class PostgresStats(PoolHolder):
                                      " ORDER BY game_id, seat", kind)
         return [_result(r) for r in rows]
 
-    async def player_games(self, guild_id: int, kind: str, user_id: int) -> list[PlayerGame]:
-        await self.refresh(guild_id, kind)
-        rows = await self.pool.fetch(PLAYER_SQL, guild_id, kind, user_id)
-        return [PlayerGame(int(r[0]), int(r[1]), float(r[2]), int(r[3]), bool(r[4]), json.loads(r[5]))
-                for r in rows]
+    async def _player_rows(self, guild_id: int, kind: str, user_id: int) -> Sequence[Sequence[Any]]:
+        return await self.pool.fetch(PLAYER_SQL, guild_id, kind, user_id)
 
-    async def leaderboard(self, guild_id: int, kind: str, by: RankBy, since: float, until: float, *,
-                          min_games: int = 1, page: int = 0, per_page: int = 10) -> LeaderPage:
-        """Players of ``guild_id`` ranked over the ``kind`` games finished in [since, until); equal values share
-        a rank (the same ranking as SQLiteStats)."""
-        await self.refresh(guild_id, kind)
-        rows = await self.pool.fetch(LEADERBOARD_SQL, guild_id, kind, float(since), float(until), min_games)
-        key = _RANK_KEYS[by]
-        players = sorted(((int(u), int(g), int(w), float(a)) for u, g, w, a in rows),
-                         key=lambda p: (-key(p), -p[1], p[0]))
-        pages = max(1, -(-len(players) // per_page))
-        page = min(max(page, 0), pages - 1)
-        shown = players[page * per_page:(page + 1) * per_page]
-        names = await self._names(guild_id, kind, [p[0] for p in shown])
-        leaders = []
-        for user_id, games, wins, average in shown:
-            rank = 1 + _count_above(players, key, key((user_id, games, wins, average)))
-            leaders.append(LeaderRow(rank, user_id, names.get(user_id, str(user_id)), games, wins, average))
-        return LeaderPage(tuple(leaders), page, pages, len(players))
+    async def _leader_rows(self, guild_id: int, kind: str, since: float, until: float, min_games: int
+                           ) -> Sequence[Sequence[Any]]:
+        return await self.pool.fetch(LEADERBOARD_SQL, guild_id, kind, since, until, min_games)
 
     async def _names(self, guild_id: int, kind: str, user_ids: list[int]) -> dict[int, str]:
         """Each player's name at the table in their latest game of ``kind`` in this server."""
-        if not user_ids:
-            return {}
         # One backward step of game_results_by_player per player shown (not every game they played).
         rows = await self.pool.fetch(
             "SELECT u.id, (SELECT s.name FROM game_results r JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat"
@@ -171,19 +98,11 @@ class PostgresStats(PoolHolder):
             " FROM unnest($3::bigint[]) AS u(id)", guild_id, kind, user_ids)
         return {int(r[0]): str(r[1]) for r in rows if r[1] is not None}
 
-    async def recent(self, guild_id: int, kind: str, limit: int = 10) -> list[GameLine]:
-        """The latest finished ``kind`` games of a server, newest first."""
-        await self.refresh(guild_id, kind)
-        heads = await self.pool.fetch(RECENT_SQL, guild_id, kind, limit)
-        lines = []
-        for game_id, finished_at in heads:
-            rows = await self.pool.fetch(
-                "SELECT s.seat, s.user_id, s.name, s.ai_level, s.state, r.final_score, r.won, g.channel_id"
-                " FROM game_results r JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat"
-                " JOIN games g ON g.id = r.game_id WHERE r.game_id = $1 ORDER BY r.seat", game_id)
-            seats = tuple((SeatRecord(int(r[0]), r[1], r[2], r[3], r[4]), int(r[5]), bool(r[6])) for r in rows)
-            lines.append(GameLine(int(game_id), int(rows[0][7]) if rows else 0, float(finished_at), seats))
-        return lines
+    async def _recent_heads(self, guild_id: int, kind: str, limit: int) -> Sequence[Sequence[Any]]:
+        return await self.pool.fetch(RECENT_SQL, guild_id, kind, limit)
+
+    async def _seat_rows(self, game_id: int) -> Sequence[Sequence[Any]]:
+        return await self.pool.fetch(SEATS_SQL.format(game="$1"), game_id)
 
     async def explain(self, sql: str, params: tuple[Any, ...]) -> list[str]:
         """The lines of EXPLAIN for ``sql`` (tests and the benchmark check that indexes are used)."""

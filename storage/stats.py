@@ -135,33 +135,19 @@ _RANK_KEYS: dict[str, Callable[[tuple[int, int, int, float]], float]] = {
 _COLUMNS = "game_id, seat, kind, guild_id, user_id, finished_at, final_score, won, extra"
 
 
-class SQLiteStats(ConnectionHolder):
-    """The results cache of the game kinds ``kinds`` (those ``summarise`` can fold)."""
+class StatsCache:
+    """What both backends share: when the cache is filled, how results are summarised and ranked. The SQL is the
+    subclass's (``_latest_finish``, ``_guild_missing``, ``_missing_ids``, ``_records``, ``_save``, ``_clear``,
+    ``_player_rows``, ``_leader_rows``, ``_names``, ``_recent_heads``, ``_seat_rows``)."""
 
-    what = "the statistics connection"
+    all_missing: str  # the WHERE of MISSING_SQL for every finished game of one kind (its one parameter)
 
-    def __init__(self, path: str | Path, summarise: Summariser, kinds: Iterable[str], *,
-                 busy_timeout_ms: int = 10_000) -> None:
-        self.path = str(path)
+    def __init__(self, summarise: Summariser, kinds: Iterable[str]) -> None:
         self.summarise = summarise
         self.kinds = tuple(kinds)
-        self.busy_timeout_ms = busy_timeout_ms
-        super().__init__()
-        self._lock = asyncio.Lock()  # one refresh/transaction at a time on this connection
+        self._lock = asyncio.Lock()  # one refresh/transaction at a time in this process
         # (guild, kind) -> every game of that kind finished there before this time has results
         self._checked: dict[tuple[int | None, str], float] = {}
-
-    async def open(self) -> None:
-        if self.path == ":memory:":
-            raise ValueError("statistics need a database file (a second connection to :memory: is another DB)")
-        db = await aiosqlite.connect(self.path, isolation_level=None, timeout=self.busy_timeout_ms / 1000)
-        db.row_factory = sqlite3.Row  # as the store's connection: its loader reads games by column name
-        await db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
-        await db.execute("PRAGMA foreign_keys = ON")
-        # Aggregates read a few MB of index: keep them in memory rather than re-read through the OS each time.
-        await db.execute("PRAGMA cache_size = -32768")
-        await db.execute("PRAGMA mmap_size = 268435456")
-        self._db = db
 
     def _known(self, kind: str) -> str:
         if kind not in self.kinds:
@@ -181,29 +167,28 @@ class SQLiteStats(ConnectionHolder):
             for each in (self._known(kind),) if kind is not None else self.kinds:
                 while True:
                     async with self._lock:
-                        count = await self._fill_batch(ALL_MISSING, (each,))
+                        count = await self._fill_batch(self.all_missing, (each,))
                     if not count:
                         break
                     done += count
             return done
         if kind is None:
             raise ValueError("a refresh of one server names the kind of its games")
+        self._known(kind)
         async with self._lock:
-            latest = await self.db.execute_fetchall(
-                "SELECT MAX(updated_at) FROM games WHERE guild_id IS ? AND status = 'finished' AND kind = ?",
-                (guild_id, self._known(kind)))
+            latest = await self._latest_finish(guild_id, kind)
             checked = self._checked.get((guild_id, kind), float("-inf")) - RECHECK_MARGIN
-            while count := await self._fill_batch(GUILD_MISSING, (guild_id, checked, kind)):
+            where, params = self._guild_missing(guild_id, checked, kind)
+            while count := await self._fill_batch(where, params):
                 done += count
-            if latest and latest[0][0] is not None:
-                self._checked[(guild_id, kind)] = float(latest[0][0])
+            if latest is not None:
+                self._checked[(guild_id, kind)] = float(latest)
             return done
 
     async def _fill_batch(self, where: str, params: tuple[Any, ...]) -> int:
         """Summarise one batch of games without results; returns how many got theirs (0: nothing more to do,
         also when the games found cannot be summarised, so a broken game never loops a refresh)."""
-        rows = await self.db.execute_fetchall(MISSING_SQL.format(where=where, limit=REFRESH_BATCH), params)
-        ids = [int(r[0]) for r in rows]
+        ids = await self._missing_ids(MISSING_SQL.format(where=where, limit=REFRESH_BATCH), params)
         if not ids:
             return 0
         records = await self._records(ids)
@@ -217,9 +202,124 @@ class SQLiteStats(ConnectionHolder):
     async def rebuild(self) -> int:
         """Forget every cached result and recompute them all from the actions log."""
         async with self._lock:
-            await self.db.execute("DELETE FROM game_results")
+            await self._clear()
             self._checked.clear()
         return await self.refresh(every_guild=True)
+
+    # Reading ------------------------------------------------------------------------------------
+    async def player_games(self, guild_id: int, kind: str, user_id: int) -> list[PlayerGame]:
+        await self.refresh(guild_id, kind)
+        return [PlayerGame(int(r[0]), int(r[1]), float(r[2]), int(r[3]), bool(r[4]), json.loads(r[5]))
+                for r in await self._player_rows(guild_id, kind, user_id)]
+
+    async def leaderboard(self, guild_id: int, kind: str, by: RankBy, since: float, until: float, *,
+                          min_games: int = 1, page: int = 0, per_page: int = 10) -> LeaderPage:
+        """Players of ``guild_id`` ranked over the ``kind`` games finished in [since, until); equal values share
+        a rank. One aggregate over a covering index range (a few thousand players at most), ranked here."""
+        await self.refresh(guild_id, kind)
+        rows = await self._leader_rows(guild_id, kind, float(since), float(until), min_games)
+        key = _RANK_KEYS[by]
+        players = sorted(((int(u), int(g), int(w), float(a)) for u, g, w, a in rows),
+                         key=lambda p: (-key(p), -p[1], p[0]))
+        pages = max(1, -(-len(players) // per_page))
+        page = min(max(page, 0), pages - 1)
+        shown = players[page * per_page:(page + 1) * per_page]
+        names = await self._names(guild_id, kind, [p[0] for p in shown]) if shown else {}
+        leaders = []
+        for user_id, games, wins, average in shown:
+            rank = 1 + _count_above(players, key, key((user_id, games, wins, average)))
+            leaders.append(LeaderRow(rank, user_id, names.get(user_id, str(user_id)), games, wins, average))
+        return LeaderPage(tuple(leaders), page, pages, len(players))
+
+    async def recent(self, guild_id: int, kind: str, limit: int = 10) -> list[GameLine]:
+        """The latest finished ``kind`` games of a server, newest first."""
+        await self.refresh(guild_id, kind)
+        lines = []
+        for game_id, finished_at in await self._recent_heads(guild_id, kind, limit):
+            rows = await self._seat_rows(int(game_id))
+            seats = tuple((SeatRecord(int(r[0]), r[1], r[2], r[3], r[4]), int(r[5]), bool(r[6])) for r in rows)
+            lines.append(GameLine(int(game_id), int(rows[0][7]) if rows else 0, float(finished_at), seats))
+        return lines
+
+    # The backend's SQL --------------------------------------------------------------------------
+    async def _latest_finish(self, guild_id: int | None, kind: str) -> float | None:
+        raise NotImplementedError
+
+    def _guild_missing(self, guild_id: int | None, since: float, kind: str) -> tuple[str, tuple[Any, ...]]:
+        raise NotImplementedError
+
+    async def _missing_ids(self, sql: str, params: tuple[Any, ...]) -> list[int]:
+        raise NotImplementedError
+
+    async def _records(self, ids: list[int]) -> list[GameRecord]:
+        raise NotImplementedError
+
+    async def _save(self, results: Iterable[SeatResult]) -> None:
+        raise NotImplementedError
+
+    async def _clear(self) -> None:
+        raise NotImplementedError
+
+    async def _player_rows(self, guild_id: int, kind: str, user_id: int) -> Sequence[Sequence[Any]]:
+        raise NotImplementedError
+
+    async def _leader_rows(self, guild_id: int, kind: str, since: float, until: float, min_games: int
+                           ) -> Sequence[Sequence[Any]]:
+        raise NotImplementedError
+
+    async def _names(self, guild_id: int, kind: str, user_ids: list[int]) -> dict[int, str]:
+        raise NotImplementedError
+
+    async def _recent_heads(self, guild_id: int, kind: str, limit: int) -> Sequence[Sequence[Any]]:
+        raise NotImplementedError
+
+    async def _seat_rows(self, game_id: int) -> Sequence[Sequence[Any]]:
+        """(seat, user_id, name, ai_level, state, final_score, won, channel_id) of one game, in seat order."""
+        raise NotImplementedError
+
+
+SEATS_SQL = ("SELECT s.seat, s.user_id, s.name, s.ai_level, s.state, r.final_score, r.won, g.channel_id"
+             " FROM game_results r JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat"
+             " JOIN games g ON g.id = r.game_id WHERE r.game_id = {game} ORDER BY r.seat")
+
+
+class SQLiteStats(ConnectionHolder, StatsCache):
+    """The results cache of the game kinds ``kinds`` (those ``summarise`` can fold)."""
+
+    what = "the statistics connection"
+    all_missing = ALL_MISSING
+
+    def __init__(self, path: str | Path, summarise: Summariser, kinds: Iterable[str], *,
+                 busy_timeout_ms: int = 10_000) -> None:
+        self.path = str(path)
+        self.busy_timeout_ms = busy_timeout_ms
+        ConnectionHolder.__init__(self)
+        StatsCache.__init__(self, summarise, kinds)
+
+    async def open(self) -> None:
+        if self.path == ":memory:":
+            raise ValueError("statistics need a database file (a second connection to :memory: is another DB)")
+        db = await aiosqlite.connect(self.path, isolation_level=None, timeout=self.busy_timeout_ms / 1000)
+        db.row_factory = sqlite3.Row  # as the store's connection: its loader reads games by column name
+        await db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+        await db.execute("PRAGMA foreign_keys = ON")
+        # Aggregates read a few MB of index: keep them in memory rather than re-read through the OS each time.
+        await db.execute("PRAGMA cache_size = -32768")
+        await db.execute("PRAGMA mmap_size = 268435456")
+        self._db = db
+
+    # The cache ----------------------------------------------------------------------------------
+    async def _latest_finish(self, guild_id: int | None, kind: str) -> float | None:
+        rows = await self.db.execute_fetchall(
+            "SELECT MAX(updated_at) FROM games WHERE guild_id IS ? AND status = 'finished' AND kind = ?",
+            (guild_id, kind))
+        return rows[0][0] if rows else None
+
+    def _guild_missing(self, guild_id: int | None, since: float, kind: str) -> tuple[str, tuple[Any, ...]]:
+        return GUILD_MISSING, (guild_id, since, kind)
+
+    async def _missing_ids(self, sql: str, params: tuple[Any, ...]) -> list[int]:
+        return [int(r[0]) for r in await self.db.execute_fetchall(sql, params)]
 
     async def _records(self, ids: list[int]) -> list[GameRecord]:
         """The games ``ids`` with their seats and actions (the store's own loader, on this connection)."""
@@ -243,6 +343,9 @@ class SQLiteStats(ConnectionHolder):
             raise
         await db.execute("COMMIT")
 
+    async def _clear(self) -> None:
+        await self.db.execute("DELETE FROM game_results")
+
     # Reading ------------------------------------------------------------------------------------
     async def results(self, game_id: int) -> list[SeatResult]:
         """The cached results of one finished game, in seat order (after a refresh of its server)."""
@@ -256,31 +359,12 @@ class SQLiteStats(ConnectionHolder):
             f"SELECT {_COLUMNS} FROM game_results {where} ORDER BY game_id, seat", params)
         return [_result(r) for r in rows]
 
-    async def player_games(self, guild_id: int, kind: str, user_id: int) -> list[PlayerGame]:
-        await self.refresh(guild_id, kind)
-        rows = await self.db.execute_fetchall(PLAYER_SQL, (guild_id, kind, user_id))
-        return [PlayerGame(int(r[0]), int(r[1]), float(r[2]), int(r[3]), bool(r[4]), json.loads(r[5]))
-                for r in rows]
+    async def _player_rows(self, guild_id: int, kind: str, user_id: int) -> Sequence[Sequence[Any]]:
+        return list(await self.db.execute_fetchall(PLAYER_SQL, (guild_id, kind, user_id)))
 
-    async def leaderboard(self, guild_id: int, kind: str, by: RankBy, since: float, until: float, *,
-                          min_games: int = 1, page: int = 0, per_page: int = 10) -> LeaderPage:
-        """Players of ``guild_id`` ranked over the ``kind`` games finished in [since, until); equal values share
-        a rank. One aggregate over a covering index range (a few thousand players at most), ranked here."""
-        await self.refresh(guild_id, kind)
-        rows = await self.db.execute_fetchall(LEADERBOARD_SQL, (guild_id, kind, since, until, min_games))
-        key = _RANK_KEYS[by]
-        players = sorted(((int(u), int(g), int(w), float(a)) for u, g, w, a in rows),
-                         key=lambda p: (-key(p), -p[1], p[0]))
-        pages = max(1, -(-len(players) // per_page))
-        page = min(max(page, 0), pages - 1)
-        shown = players[page * per_page:(page + 1) * per_page]
-        names = await self._names(guild_id, kind, [p[0] for p in shown])
-        leaders = []
-        for user_id, games, wins, average in shown:
-            value = key((user_id, games, wins, average))
-            rank = 1 + _count_above(players, key, value)
-            leaders.append(LeaderRow(rank, user_id, names.get(user_id, str(user_id)), games, wins, average))
-        return LeaderPage(tuple(leaders), page, pages, len(players))
+    async def _leader_rows(self, guild_id: int, kind: str, since: float, until: float, min_games: int
+                           ) -> Sequence[Sequence[Any]]:
+        return list(await self.db.execute_fetchall(LEADERBOARD_SQL, (guild_id, kind, since, until, min_games)))
 
     async def _names(self, guild_id: int, kind: str, user_ids: list[int]) -> dict[int, str]:
         """Each player's name at the table in their latest game of ``kind`` in this server."""
@@ -294,19 +378,11 @@ class SQLiteStats(ConnectionHolder):
                 names[user_id] = str(row[0][0])
         return names
 
-    async def recent(self, guild_id: int, kind: str, limit: int = 10) -> list[GameLine]:
-        """The latest finished ``kind`` games of a server, newest first."""
-        await self.refresh(guild_id, kind)
-        heads = await self.db.execute_fetchall(RECENT_SQL, (guild_id, kind, limit))
-        lines = []
-        for game_id, finished_at in heads:
-            rows = await self.db.execute_fetchall(
-                "SELECT s.seat, s.user_id, s.name, s.ai_level, s.state, r.final_score, r.won, g.channel_id"
-                " FROM game_results r JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat"
-                " JOIN games g ON g.id = r.game_id WHERE r.game_id = ? ORDER BY r.seat", (game_id,))
-            seats = tuple((SeatRecord(int(r[0]), r[1], r[2], r[3], r[4]), int(r[5]), bool(r[6])) for r in rows)
-            lines.append(GameLine(int(game_id), int(rows[0][7]) if rows else 0, float(finished_at), seats))
-        return lines
+    async def _recent_heads(self, guild_id: int, kind: str, limit: int) -> Sequence[Sequence[Any]]:
+        return list(await self.db.execute_fetchall(RECENT_SQL, (guild_id, kind, limit)))
+
+    async def _seat_rows(self, game_id: int) -> Sequence[Sequence[Any]]:
+        return list(await self.db.execute_fetchall(SEATS_SQL.format(game="?"), (game_id,)))
 
     async def explain(self, sql: str, params: tuple[Any, ...]) -> list[str]:
         """EXPLAIN QUERY PLAN details of ``sql`` (tests and the benchmark check that indexes are used)."""
