@@ -1,0 +1,572 @@
+"""Shard processes (``python -m bench --only shards``; skipped when no PostgreSQL answers at BENCH_POSTGRES_URL):
+full-stack choices through real ``python -m bot`` processes against the local fake Discord with sharding, in
+three configurations measured in one run, their repeats interleaved so that each ratio compares the same
+minutes of the machine:
+
+- (a) SQLite, one process (no sharding);
+- (b) PostgreSQL, one process holding both shards of 2 (SHARD_COUNT=2, SHARD_IDS=0,1: two gateway sessions);
+- (c) PostgreSQL, two processes, shard 0 and shard 1 of 2, on one database.
+
+Each configuration has its own fake Discord (its own port, gateway and request log) and the same world:
+tables of 5 seats spread over guilds of both shards (the fake routes a guild's events to its shard and every
+DM to shard 0, as Discord does, so in (c) shard 0's process applies the DM choices of shard 1's games).
+Configurations not being measured sit idle (heartbeats and the shard resync only).
+
+Choices/s: ``WINDOW`` choices always in flight, each a coroutine awaiting the fake's own signal of its answer
+(the interaction's callback, or the bot's message in the DM channel), never a poll. Four seats of each table
+choose again and again in its first turn, the fifth never, so no turn ends while measuring. Latency is each
+choice's time from its dispatch to its answer in that closed loop (p50/p99). CPU: each bot process's
+utime+stime from /proc, this process's (the fakes and the driver), and the PostgreSQL backends serving the
+configuration's database, over the timed windows; on a 2-core machine they all compete for the same cores.
+
+REST calls per turn: whole turns on tables of their own, one table at a time, all five seats choosing by DM
+(or all by the modal: the button, the modal, the submission), counted from the fake's request log from the
+turn's first choice until the fake has been quiet for ``QUIET`` s after the next turn's status message:
+interaction callbacks (and followups) apart from the other calls, which Discord's 50 requests/s limit counts.
+The turns of a shard-1 table by DM are the split's test: in (c) shard 0's process applies them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import re
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import yarl
+
+from tests.fakediscord import FakeDiscord, InteractionResult, Message, RequestRecord, SimUser
+from tests.fakediscord.state import Channel
+from tests.test_bot_process import ROOT, bot_env
+
+from .common import Figure, percentile, summary
+from .load import number_for
+from .stack import TITLE, BotMessages
+
+SHARDS = 2
+SEATS = 5
+CHOOSERS = 4  # seats 0-3 choose again and again; seat 4 never does, so no turn ends mid-measurement
+WINDOW = 32
+GUILDS_PER_SHARD = 2
+QUIET = 0.5  # REST turns: the fake heard nothing for this long after a turn (its last call has landed)
+PATIENCE = 60.0  # a safety net on every wait (each ends at its event)
+INTERACTION = re.compile(r"^/(interactions|webhooks)/")
+ACK = ("Locked in", "Changed to")
+CONFIGS = ("sqlite", "pg_one", "pg_two")
+LABELS = {"sqlite": "(a) SQLite, 1 process", "pg_one": "(b) PostgreSQL, 1 process, shards 0+1 of 2",
+          "pg_two": "(c) PostgreSQL, 2 processes (shard 0, shard 1)"}
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+Json = dict[str, Any]
+
+
+# PostgreSQL ------------------------------------------------------------------------------------------
+# As bench/postgres.py does it, kept here so this section does not depend on that module's imports.
+SERVER = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+async def _problem() -> str | None:
+    try:
+        conn = await asyncpg.connect(SERVER, timeout=5)
+    except (OSError, TimeoutError, asyncpg.PostgresError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+    await conn.close()
+    return None
+
+
+def problem() -> str | None:
+    """Why this section cannot run here (None: it can)."""
+    return asyncio.run(_problem())
+
+
+@contextlib.asynccontextmanager
+async def database() -> AsyncIterator[str]:
+    """A new database (``bench_<random>``, not migrated: the first bot process migrates it), dropped after."""
+    name = f"bench_{uuid.uuid4().hex[:10]}"
+    conn = await asyncpg.connect(SERVER)
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    try:
+        yield str(yarl.URL(SERVER).with_path("/" + name))
+    finally:
+        conn = await asyncpg.connect(SERVER)
+        try:
+            await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await conn.close()
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """utime + stime of a process (None: it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+class Requests(list[RequestRecord]):
+    """The fake's request log, waking the bench on every request (to tell a quiet fake, for REST turns)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.arrived = asyncio.Event()
+
+    def append(self, record: RequestRecord) -> None:
+        super().append(record)
+        self.arrived.set()
+
+
+class BotProcess:
+    """One ``python -m bot`` process of a configuration, logging to its own file."""
+
+    def __init__(self, name: str, cwd: Path, env: dict[str, str], ready: str) -> None:
+        self.name, self.cwd, self.env, self.ready = name, cwd, env, ready
+        self.log_path = cwd / f"{name}.log"
+        self.proc: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        with open(self.log_path, "ab") as log:
+            self.proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=self.cwd,
+                                                             env=self.env, stdout=log, stderr=log)
+        # Start-up is not timed: the log's "ready" line (games restored, guilds received) is read every 50 ms.
+        deadline = time.monotonic() + PATIENCE * 2
+        while self.ready not in self.log():
+            if self.proc.returncode is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"bot process {self.name} did not get ready: {self.log()[-2000:]}")
+            await asyncio.sleep(0.05)
+
+    def cpu(self) -> float:
+        assert self.proc is not None
+        return cpu_seconds(self.proc.pid) or 0.0
+
+    async def stop(self) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.terminate()
+            try:
+                await asyncio.wait_for(self.proc.wait(), 20)
+            except TimeoutError:
+                self.proc.kill()
+                await self.proc.wait()
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+
+@dataclass
+class Table:
+    shard: int
+    channel: Channel
+    players: list[SimUser]
+    status: Message | None = None
+    modal: Json | None = None  # the "Choose secretly" modal of turn 1, as the bot opened it
+
+
+def modal_answer(modal: Json, value: str) -> Json:
+    """The data of a modal submission typing ``value`` into every text input, in the modal's own layout (as
+    SimUser.submit_modal sends it)."""
+    rows = []
+    for comp in modal.get("components") or []:
+        if comp.get("type") == 1:
+            rows.append({"type": 1, "components": [{"type": 4, "custom_id": c["custom_id"], "value": value}
+                                                   for c in comp.get("components") or [] if c.get("type") == 4]})
+        elif comp.get("type") == 18 and (comp.get("component") or {}).get("type") == 4:
+            rows.append({"type": 18, "component": {"type": 4, "custom_id": comp["component"]["custom_id"],
+                                                   "value": value}})
+    return {"custom_id": modal["custom_id"], "components": rows}
+
+
+def answered(r: InteractionResult) -> bool:
+    return r.response_type is not None or bool(r.rejections)
+
+
+@dataclass
+class Setup:
+    """One configuration: its fake Discord, its bot process(es) and its tables."""
+
+    key: str
+    tmp: Path
+    settings: dict[str, str]  # DATABASE_PATH or DATABASE_URL
+    games: int
+    fake: FakeDiscord = field(default_factory=lambda: FakeDiscord(spec_path=None))
+    messages: BotMessages = field(default_factory=BotMessages)
+    requests: Requests = field(default_factory=Requests)
+    bots: list[BotProcess] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)  # choices/s
+    turn_tables: dict[tuple[int, str], Table] = field(default_factory=dict)  # REST turns: (shard, path)
+    rng: random.Random = field(default_factory=lambda: random.Random(5))
+    database: str | None = None  # the PostgreSQL database's name, for its backends' CPU
+    backends: list[int] = field(default_factory=list)
+
+    async def build(self) -> None:
+        """The world, before any bot connects (so every guild, channel and member comes with GUILD_CREATE)."""
+        await self.fake.start()
+        self.messages.install(self.fake)
+        self.fake.requests = self.requests
+        guilds = [self.fake.add_guild(f"{self.key} s{s} g{g}", shard=(s, SHARDS))
+                  for g in range(GUILDS_PER_SHARD) for s in range(SHARDS)]
+        made = 0
+
+        def table(shard: int, guild: Any) -> Table:
+            nonlocal made
+            players = [self.fake.add_user(f"p{made}-{s}") for s in range(SEATS)]
+            for player in players:
+                self.fake.add_member(guild, player)
+            made += 1
+            return Table(shard, self.fake.add_channel(guild, f"t{made}"), players)
+
+        for n in range(self.games):  # round robin over the guilds: half the tables on each shard
+            guild = guilds[n % len(guilds)]
+            self.tables.append(table(n % SHARDS, guild))
+        for shard in range(SHARDS):
+            for path in ("dm", "modal"):
+                self.turn_tables[(shard, path)] = table(shard, guilds[shard])
+        self.tmp.mkdir(parents=True, exist_ok=True)
+        env = bot_env(self.fake, self.tmp / "bot.sqlite3") | {
+            "TURN_SECONDS": "3600", "REMINDER_SECONDS": "0", "DM_REPLIES_PER_WINDOW": "1000000",
+            "PYTHONPATH": str(ROOT)} | self.settings
+        if self.key == "sqlite":
+            self.bots = [BotProcess("bot", self.tmp, env, "INFO bot.client: ready")]
+        elif self.key == "pg_one":
+            self.bots = [BotProcess("shards0+1", self.tmp, env | {"SHARD_COUNT": "2", "SHARD_IDS": "0,1"},
+                                    "INFO bot.client: ready with shards 0,1 of 2")]
+        else:
+            self.bots = [BotProcess(f"shard{s}", self.tmp, env | {"SHARD_COUNT": "2", "SHARD_IDS": str(s)},
+                                    f"INFO bot.client: ready with shards {s} of 2") for s in range(SHARDS)]
+
+    async def start(self) -> None:
+        for bot in self.bots:  # one after the other: the first migrates a new database
+            await bot.start()
+
+    async def open_all(self) -> None:
+        limit = asyncio.Semaphore(4)
+
+        async def one(table: Table) -> None:
+            async with limit:
+                await self.open(table)
+
+        await asyncio.gather(*(one(t) for t in [*self.tables, *self.turn_tables.values()]))
+
+    async def open(self, table: Table) -> None:
+        """/thenumber start, Join, Start, through the real UI; then the turn's status message and its modal."""
+        host, *others = table.players
+        opened = await (await host.slash(table.channel, "thenumber start")).wait(PATIENCE)
+        lobby = opened.message
+        assert lobby is not None, opened.rejections
+        for player in others:
+            await (await player.click(lobby, "Join")).wait(PATIENCE)
+        started = await (await host.click(lobby, "Start")).wait(PATIENCE)
+        assert started.response_type == 7, started.rejections
+        table.status = await self.status(table, 0)
+        chose = await (await host.click(table.status, "Choose secretly")).wait(PATIENCE)
+        assert chose.modal is not None, chose.text()
+        table.modal = chose.modal
+
+    def status_of(self, table: Table, turn: int) -> Message | None:
+        """The status message of ``turn`` (0-9) in the table's channel, if posted."""
+        for message in reversed(self.fake.world.by_channel.get(table.channel.id, [])):
+            found = TITLE.search(self.fake.visible_text(message))
+            if found and (int(found[1]) - 1) * 5 + int(found[2]) - 1 == turn:
+                return message
+        return None
+
+    async def status(self, table: Table, turn: int) -> Message:
+        found = await self.messages.until(table.channel.id, lambda: self.status_of(table, turn), PATIENCE)
+        assert found is not None, f"{self.key}: no status message of turn {turn}"
+        return found
+
+    async def stop(self) -> None:
+        for bot in self.bots:
+            await bot.stop()
+        await self.fake.stop()
+
+    # Choices ------------------------------------------------------------------------------------
+    def choice(self, index: int) -> tuple[Table, SimUser]:
+        table = self.tables[index % len(self.tables)]
+        return table, table.players[(index // len(self.tables)) % CHOOSERS]
+
+    async def modal(self, table: Table, user: SimUser, number: str) -> bool:
+        """One modal submission (the exact INTERACTION_CREATE SimUser.submit_modal sends), until answered."""
+        assert table.modal is not None and table.status is not None
+        result = await user._dispatch(5, table.channel, modal_answer(table.modal, number), table.status)
+        await result.until(answered, PATIENCE, "an answer")
+        return (result.response_type == 4 and result.ephemeral and not result.rejections
+                and result.content.startswith(ACK))
+
+    async def dm(self, user: SimUser, number: str) -> bool:
+        """One DM choice, until the bot's reply is in the DM channel."""
+        channel = self.fake.world.dm_channel(user.user)
+        before = len(self.fake.world.by_channel.get(channel.id, []))
+        await user.send_dm(number)
+
+        def replied() -> Message | None:
+            mine = self.fake.world.by_channel.get(channel.id, [])[before + 1:]
+            return mine[-1] if mine else None
+
+        reply = await self.messages.until(channel.id, replied, PATIENCE)
+        return reply is not None and reply.content.startswith(ACK)
+
+    async def one(self, path: str, index: int) -> bool:
+        table, user = self.choice(index)
+        number = f"{self.rng.randrange(1000):03d}"  # any number is legal in the first turn
+        return await (self.modal(table, user, number) if path == "modal" else self.dm(user, number))
+
+    # CPU ------------------------------------------------------------------------------------------
+    async def find_backends(self) -> None:
+        """The PostgreSQL backends serving this configuration's database (its pools are open by now)."""
+        if self.database is None:
+            return
+        conn = await asyncpg.connect(SERVER)
+        try:
+            rows = await conn.fetch("SELECT pid FROM pg_stat_activity WHERE datname = $1", self.database)
+        finally:
+            await conn.close()
+        self.backends = [r["pid"] for r in rows]
+
+    def cpu(self) -> dict[str, float]:
+        out = {bot.name: bot.cpu() for bot in self.bots}
+        out["bench"] = time.process_time()  # this process: every fake and the driver
+        if self.backends:
+            out["postgres"] = sum(cpu_seconds(pid) or 0.0 for pid in self.backends)
+        return out
+
+    def tidy(self) -> None:
+        """Drop the fake's logs of past measurements so its growing heap does not slow later ones."""
+        world = self.fake.world
+        for iid in [i for i, r in world.interactions.items() if answered(r)]:
+            result = world.interactions.pop(iid)
+            world.interactions_by_token.pop(result.token, None)
+            for mid in (result.original_message_id, *result.followup_ids):
+                message = world.messages.get(mid or 0)
+                if message is not None and message.ephemeral:
+                    del world.messages[message.id]
+        self.requests.clear()
+        self.fake.events.clear()
+
+
+@dataclass
+class Window:
+    """One timed closed loop: choices/s, each choice's latency, wrong answers, CPU seconds by process."""
+
+    rate: float
+    latencies: list[float]
+    bad: int
+    cpu: dict[str, float]
+    seconds: float
+
+
+async def closed_loop(setup: Setup, path: str, count: int, offset: int) -> Window:
+    """``WINDOW`` choices always in flight (each worker awaits its answer, then sends the next) until ``count``
+    are answered."""
+    sent = 0
+    bad = 0
+    latencies: list[float] = []
+
+    async def worker() -> None:
+        nonlocal sent, bad
+        while sent < count:
+            index = offset + sent
+            sent += 1
+            began = time.perf_counter()
+            ok = await setup.one(path, index)
+            latencies.append((time.perf_counter() - began) * 1000)
+            bad += not ok
+
+    cpu = setup.cpu()
+    start = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(WINDOW)))
+    seconds = time.perf_counter() - start
+    used = {k: v - cpu[k] for k, v in setup.cpu().items()}
+    setup.tidy()
+    return Window(count / seconds, latencies, bad, used, seconds)
+
+
+# REST calls per turn ------------------------------------------------------------------------------
+async def quiet(setup: Setup) -> None:
+    """Until the fake has heard no request for QUIET s (a turn's last call has landed)."""
+    while True:
+        setup.requests.arrived.clear()
+        try:
+            await asyncio.wait_for(setup.requests.arrived.wait(), QUIET)
+        except TimeoutError:
+            return
+
+
+async def rest_turns(setup: Setup, turns: int) -> list[Json]:
+    """Whole turns, one table at a time: per turn, the requests from its first choice until the fake is quiet
+    after the next turn's status message (interaction callbacks apart from the others)."""
+    out = []
+    for (shard, path), table in setup.turn_tables.items():
+        assert table.status is not None
+        for turn in range(turns):
+            await quiet(setup)
+            mark = len(setup.requests)
+            for seat, user in enumerate(table.players):
+                number = number_for(seat, turn)
+                if path == "dm":
+                    ok = await setup.dm(user, number)
+                else:  # the whole modal path: the button opens the modal, the submission chooses
+                    opened = await (await user.click(table.status, "Choose secretly")).wait(PATIENCE)
+                    done = await (await user.submit_modal(opened, {"number": number})).wait(PATIENCE)
+                    ok = done.content.startswith(ACK)
+                assert ok, f"{setup.key}: {path} choice of seat {seat} in turn {turn} not acknowledged"
+            table.status = await setup.status(table, turn + 1)
+            await quiet(setup)
+            counts = {"interaction": 0, "other": 0, "modal_open": 0}
+            for request in setup.requests[mark:]:
+                counts["interaction" if INTERACTION.match(request.path) else "other"] += 1
+                counts["modal_open"] += isinstance(request.json, dict) and request.json.get("type") == 9
+            out.append({"shard": shard, "path": path, "turn": turn, **counts,
+                        "total": counts["interaction"] + counts["other"],
+                        "calls": dict(Counter(f"{r.method} {re.sub(r'[0-9]{6,}', '{id}', r.path)}"
+                                              for r in setup.requests[mark:]))})
+    return out
+
+
+# The run --------------------------------------------------------------------------------------------
+@contextlib.asynccontextmanager
+async def setups(tmp: Path, games: int) -> AsyncIterator[dict[str, Setup]]:
+    async with database() as one, database() as two:
+        made = {"sqlite": Setup("sqlite", tmp / "sqlite", {"DATABASE_PATH": str(tmp / "sqlite" / "bot.sqlite3")},
+                                games),
+                "pg_one": Setup("pg_one", tmp / "pg_one", {"DATABASE_URL": one}, games, database=_name(one)),
+                "pg_two": Setup("pg_two", tmp / "pg_two", {"DATABASE_URL": two}, games, database=_name(two))}
+        try:
+            for setup in made.values():
+                await setup.build()
+            await _each(made.values(), Setup.start)
+            await _each(made.values(), Setup.open_all)
+            yield made
+        finally:
+            for setup in reversed(made.values()):  # the fakes restore discord.py's globals in reverse order
+                await setup.stop()
+
+
+def _name(url: str) -> str:
+    return url.rsplit("/", 1)[1]
+
+
+async def _each(items: Iterable[Setup], step: Callable[[Setup], Awaitable[None]]) -> None:
+    await asyncio.gather(*(step(s) for s in items))
+
+
+async def measure(quick: bool, tmp: Path) -> dict[str, Any]:
+    games, repeats, count, turns = (8, 2, 150, 2) if quick else (24, 5, 600, 4)
+    windows: dict[tuple[str, str], list[Window]] = {(k, p): [] for k in CONFIGS for p in ("modal", "dm")}
+    async with setups(tmp, games) as made:
+        offset = 0
+        for key in CONFIGS:  # warm-up every path of every configuration
+            for path in ("modal", "dm"):
+                await closed_loop(made[key], path, 2 * WINDOW, offset)
+                offset += 2 * WINDOW
+            await made[key].find_backends()
+        for n in range(repeats):
+            # interleaved, and in a rotating order, so each ratio compares the same minutes of the machine
+            for key in CONFIGS[n % 3:] + CONFIGS[:n % 3]:
+                for path in ("modal", "dm"):
+                    windows[(key, path)].append(await closed_loop(made[key], path, count, offset))
+                    offset += count
+        rest = dict(zip(CONFIGS, await asyncio.gather(*(rest_turns(made[k], turns) for k in CONFIGS)),
+                        strict=True))
+        logs = {k: {b.name: b.log().count("Traceback") for b in s.bots} for k, s in made.items()}
+        violations = {k: list(s.fake.violations)[:5] for k, s in made.items()}
+    return {"games": games, "repeats": repeats, "count": count, "turns": turns, "windows": windows, "rest": rest,
+            "tracebacks": logs, "fake_violations": violations}
+
+
+def figures_of(data: dict[str, Any]) -> list[Figure]:
+    windows: dict[tuple[str, str], list[Window]] = data["windows"]
+    setup = {"games": data["games"], "seats": SEATS, "window": WINDOW, "choices_per_repeat": data["count"],
+             "guilds": GUILDS_PER_SHARD * SHARDS, "tracebacks_in_bot_logs": data["tracebacks"],
+             "fake_violations": data["fake_violations"]}
+    figures: list[Figure] = []
+    rates = {k: [w.rate for w in ws] for k, ws in windows.items()}
+    for key in CONFIGS:
+        for path in ("modal", "dm"):
+            ws = windows[(key, path)]
+            done = sum(data["count"] for _ in ws)
+            cpu: dict[str, float] = {}
+            for w in ws:
+                for name, used in w.cpu.items():
+                    cpu[name] = cpu.get(name, 0.0) + used
+            wall = sum(w.seconds for w in ws)
+            per_choice = ", ".join(f"{name} {used / done * 1000:.2f} ms ({used / wall:.0%})"
+                                   for name, used in cpu.items())
+            p50 = [percentile(w.latencies, 50) for w in ws]
+            p99 = [percentile(w.latencies, 99) for w in ws]
+            extra = {"cpu_seconds": {k: round(v, 2) for k, v in cpu.items()}, "wall_seconds": round(wall, 2),
+                     "failed_or_wrong_answers": sum(w.bad for w in ws), "p50_ms": summary(p50)}
+            if key == "sqlite" and path == "modal":
+                extra |= setup
+            what = "modal choices (submission -> ephemeral answer)" if path == "modal" else \
+                "DM choices (DM -> DM reply)"
+            where = " (DMs all reach shard 0's process)" if key == "pg_two" and path == "dm" else ""
+            figures += [
+                Figure(f"shards_{key}_{path}_per_s", f"Shard processes {LABELS[key]}: {what}{where}", "choices/s",
+                       summary(rates[(key, path)]),
+                       note=f"{WINDOW} in flight over {data['games']} tables on 2 shards' guilds; CPU per choice "
+                            f"(share of the wall time): {per_choice}", extra=extra),
+                Figure(f"shards_{key}_{path}_p99_ms", f"Shard processes {LABELS[key]}: {path} latency p99", "ms",
+                       summary(p99), note=f"p50 {summary(p50)['median']:.1f} ms; closed loop, {WINDOW} in flight"),
+            ]
+    for path in ("modal", "dm"):
+        figures += [
+            Figure(f"shards_pg_one_vs_sqlite_{path}", f"Shard processes (b)/(a) {path} choices per second", "x",
+                   summary([b / a for a, b in zip(rates[("sqlite", path)], rates[("pg_one", path)], strict=True)])),
+            Figure(f"shards_pg_two_vs_pg_one_{path}", f"Shard processes (c)/(b) {path} choices per second", "x",
+                   summary([c / b for b, c in zip(rates[("pg_one", path)], rates[("pg_two", path)], strict=True)])),
+        ]
+    rest: dict[str, list[Json]] = data["rest"]
+    for key in CONFIGS:
+        for path in ("dm", "modal"):
+            turns = [t for t in rest[key] if t["path"] == path]
+            other = [t["other"] for t in turns]
+            inter = [t["interaction"] for t in turns]
+            by_shard = "; ".join(
+                f"shard-{s} table: other {[t['other'] for t in turns if t['shard'] == s]}, interaction "
+                f"{[t['interaction'] for t in turns if t['shard'] == s]}" for s in range(SHARDS))
+            opens = sum(t["modal_open"] for t in turns)
+            figures.append(Figure(
+                f"shards_rest_{key}_{path}", f"Shard processes {LABELS[key]}: non-interaction REST calls per turn, "
+                f"{path} choices", "calls", summary(other),
+                note=f"interaction callbacks per turn {summary(inter)['median']:.0f} (median"
+                     + (f"; {opens / len(turns):.0f} of them modal openings" if opens else "") + f"); {by_shard}",
+                extra={"turns": turns}))
+    # The split's test: a DM turn of a shard-1 game, applied by shard 0's process in (c), against the same turns
+    # (same numbers) on one process holding both shards (b) and on SQLite (a).
+    def dm_shard1(key: str) -> list[int]:
+        return [t["total"] for t in rest[key] if t["path"] == "dm" and t["shard"] == 1]
+
+    extra_b = [c - b for b, c in zip(dm_shard1("pg_one"), dm_shard1("pg_two"), strict=True)]
+    extra_a = [c - a for a, c in zip(dm_shard1("sqlite"), dm_shard1("pg_two"), strict=True)]
+    worst = max(extra_b)
+    figures.append(Figure(
+        "shards_rest_split_extra_calls", "Shard processes: extra REST calls per DM turn of a shard-1 game applied "
+        "by shard 0's process, (c) - (b)", "calls", summary([float(x) for x in extra_b]), "<= 0 (every turn)",
+        worst <= 0, f"all calls, interaction callbacks included; per turn vs (b) {extra_b}, vs (a) {extra_a}"))
+    return figures
+
+
+def run(quick: bool = False) -> list[Figure]:
+    with tempfile.TemporaryDirectory(prefix="bench-shards-") as tmp:
+        data = asyncio.run(measure(quick, Path(tmp)))
+    return figures_of(data)
+
+
+if __name__ == "__main__":
+    from .__main__ import table
+
+    print(table(run("--quick" in sys.argv)))
