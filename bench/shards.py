@@ -368,8 +368,8 @@ class Window:
     seconds: float
 
 
-async def closed_loop(setup: Setup, path: str, count: int, offset: int) -> Window:
-    """``WINDOW`` choices always in flight (each worker awaits its answer, then sends the next) until ``count``
+async def closed_loop(setup: Setup, path: str, count: int, offset: int, window: int = WINDOW) -> Window:
+    """``window`` choices always in flight (each worker awaits its answer, then sends the next) until ``count``
     are answered."""
     sent = 0
     bad = 0
@@ -387,7 +387,7 @@ async def closed_loop(setup: Setup, path: str, count: int, offset: int) -> Windo
 
     cpu = setup.cpu()
     start = time.perf_counter()
-    await asyncio.gather(*(worker() for _ in range(WINDOW)))
+    await asyncio.gather(*(worker() for _ in range(window)))
     seconds = time.perf_counter() - start
     used = {k: v - cpu[k] for k, v in setup.cpu().items()}
     setup.tidy()
@@ -405,9 +405,28 @@ async def quiet(setup: Setup) -> None:
             return
 
 
+def of_table(setup: Setup, table: Table, record: RequestRecord) -> bool:
+    """Whether a request is this table's: its channel, its players' DM channels, their interactions' answers."""
+    if INTERACTION.match(record.path):
+        inter = setup.fake.routes.interaction_for(record.path)
+        return inter is not None and inter.channel_id == table.channel.id
+    found = re.match(r"^/channels/(\d+)(/|$)", record.path)
+    if found:
+        players = [p.user.dm_channel_id for p in table.players]
+        return int(found[1]) in (table.channel.id, *players)
+    if record.path == "/users/@me/channels" and isinstance(record.json, dict):
+        return int(record.json.get("recipient_id", 0)) in {p.id for p in table.players}
+    return False
+
+
+def template(path: str) -> str:
+    return re.sub(r"[0-9]{6,}", "{id}", re.sub(r"fake-interaction-[0-9]+-[0-9a-f]+", "{token}", path))
+
+
 async def rest_turns(setup: Setup, turns: int) -> list[Json]:
-    """Whole turns, one table at a time: per turn, the requests from its first choice until the fake is quiet
-    after the next turn's status message (interaction callbacks apart from the others)."""
+    """Whole turns, one table at a time: per turn, the table's requests from its first choice until the fake is
+    quiet after the next turn's status message (interaction callbacks apart from the others). A request of
+    no table of these (a status edit of a measured table, coalesced for 2 s) is counted apart, as elsewhere."""
     out = []
     for (shard, path), table in setup.turn_tables.items():
         assert table.status is not None
@@ -425,25 +444,33 @@ async def rest_turns(setup: Setup, turns: int) -> list[Json]:
                 assert ok, f"{setup.key}: {path} choice of seat {seat} in turn {turn} not acknowledged"
             table.status = await setup.status(table, turn + 1)
             await quiet(setup)
-            counts = {"interaction": 0, "other": 0, "modal_open": 0}
+            counts = {"interaction": 0, "other": 0, "modal_open": 0, "elsewhere": 0}
+            calls: Counter[str] = Counter()
             for request in setup.requests[mark:]:
+                if not of_table(setup, table, request):
+                    counts["elsewhere"] += 1
+                    continue
                 counts["interaction" if INTERACTION.match(request.path) else "other"] += 1
                 counts["modal_open"] += isinstance(request.json, dict) and request.json.get("type") == 9
+                calls[f"{request.method} {template(request.path)}"] += 1
             out.append({"shard": shard, "path": path, "turn": turn, **counts,
-                        "total": counts["interaction"] + counts["other"],
-                        "calls": dict(Counter(f"{r.method} {re.sub(r'[0-9]{6,}', '{id}', r.path)}"
-                                              for r in setup.requests[mark:]))})
+                        "total": counts["interaction"] + counts["other"], "calls": dict(calls)})
     return out
 
 
 # The run --------------------------------------------------------------------------------------------
 @contextlib.asynccontextmanager
-async def setups(tmp: Path, games: int) -> AsyncIterator[dict[str, Setup]]:
-    async with database() as one, database() as two:
-        made = {"sqlite": Setup("sqlite", tmp / "sqlite", {"DATABASE_PATH": str(tmp / "sqlite" / "bot.sqlite3")},
-                                games),
-                "pg_one": Setup("pg_one", tmp / "pg_one", {"DATABASE_URL": one}, games, database=_name(one)),
-                "pg_two": Setup("pg_two", tmp / "pg_two", {"DATABASE_URL": two}, games, database=_name(two))}
+async def setups(tmp: Path, games: int, keys: Iterable[str] = CONFIGS) -> AsyncIterator[dict[str, Setup]]:
+    """The configurations ``keys``, built, their processes ready and their tables open; stopped after."""
+    async with contextlib.AsyncExitStack() as stack:
+        made: dict[str, Setup] = {}
+        for key in keys:
+            if key == "sqlite":
+                settings = {"DATABASE_PATH": str(tmp / key / "bot.sqlite3")}
+                made[key] = Setup(key, tmp / key, settings, games)
+            else:
+                url = await stack.enter_async_context(database())
+                made[key] = Setup(key, tmp / key, {"DATABASE_URL": url}, games, database=_name(url))
         try:
             for setup in made.values():
                 await setup.build()
@@ -521,6 +548,9 @@ def figures_of(data: dict[str, Any]) -> list[Figure]:
                             f"(share of the wall time): {per_choice}", extra=extra),
                 Figure(f"shards_{key}_{path}_p99_ms", f"Shard processes {LABELS[key]}: {path} latency p99", "ms",
                        summary(p99), note=f"p50 {summary(p50)['median']:.1f} ms; closed loop, {WINDOW} in flight"),
+                Figure(f"shards_{key}_{path}_cpu_ms", f"Shard processes {LABELS[key]}: CPU per {path} choice, every "
+                       "process", "ms", summary([sum(w.cpu.values()) / data["count"] * 1000 for w in ws]),
+                       note="bot process(es) + this process (fake, driver) + the database's PostgreSQL backends"),
             ]
     for path in ("modal", "dm"):
         figures += [
