@@ -47,7 +47,7 @@ import asyncpg
 import yarl
 
 from tests.fakediscord import FakeDiscord, InteractionResult, Message, RequestRecord, SimUser
-from tests.fakediscord.state import Channel
+from tests.fakediscord.state import BOT_USER_ID, Channel
 from tests.test_bot_process import ROOT, bot_env
 
 from .common import Figure, percentile, summary
@@ -210,6 +210,7 @@ class Setup:
     rng: random.Random = field(default_factory=lambda: random.Random(5))
     database: str | None = None  # the PostgreSQL database's name, for its backends' CPU
     backends: list[int] = field(default_factory=list)
+    wrong: list[str] = field(default_factory=list)  # the first words of wrong answers
 
     async def build(self) -> None:
         """The world, before any bot connects (so every guild, channel and member comes with GUILD_CREATE)."""
@@ -307,17 +308,22 @@ class Setup:
                 and result.content.startswith(ACK))
 
     async def dm(self, user: SimUser, number: str) -> bool:
-        """One DM choice, until the bot's reply is in the DM channel."""
+        """One DM choice, until the bot's answer to it is in the DM channel: the first of the bot's messages
+        after the DM that names the number (one user may have two DMs in flight when a choice lags)."""
         channel = self.fake.world.dm_channel(user.user)
         before = len(self.fake.world.by_channel.get(channel.id, []))
         await user.send_dm(number)
+        named = re.compile(rf"\b{number}\b")
 
         def replied() -> Message | None:
             mine = self.fake.world.by_channel.get(channel.id, [])[before + 1:]
-            return mine[-1] if mine else None
+            return next((m for m in mine if m.author_id == BOT_USER_ID and named.search(m.content)), None)
 
         reply = await self.messages.until(channel.id, replied, PATIENCE)
-        return reply is not None and reply.content.startswith(ACK)
+        ok = reply is not None and reply.content.startswith(ACK)
+        if not ok:
+            self.wrong.append(reply.content[:80] if reply is not None else "no reply")
+        return ok
 
     async def one(self, path: str, index: int) -> bool:
         table, user = self.choice(index)
@@ -366,6 +372,7 @@ class Window:
     bad: int
     cpu: dict[str, float]
     seconds: float
+    calls: Counter[str] = field(default_factory=Counter)
 
 
 async def closed_loop(setup: Setup, path: str, count: int, offset: int, window: int = WINDOW) -> Window:
@@ -390,8 +397,11 @@ async def closed_loop(setup: Setup, path: str, count: int, offset: int, window: 
     await asyncio.gather(*(worker() for _ in range(window)))
     seconds = time.perf_counter() - start
     used = {k: v - cpu[k] for k, v in setup.cpu().items()}
+    # The REST calls the bot made meanwhile (a status edit coalesced 2 s after a burst may land in the next
+    # window of this configuration, so only their sum over the windows is meant).
+    calls = Counter("interaction" if INTERACTION.match(r.path) else r.method for r in setup.requests)
     setup.tidy()
-    return Window(count / seconds, latencies, bad, used, seconds)
+    return Window(count / seconds, latencies, bad, used, seconds, calls)
 
 
 # REST calls per turn ------------------------------------------------------------------------------
@@ -510,15 +520,16 @@ async def measure(quick: bool, tmp: Path) -> dict[str, Any]:
                         strict=True))
         logs = {k: {b.name: b.log().count("Traceback") for b in s.bots} for k, s in made.items()}
         violations = {k: list(s.fake.violations)[:5] for k, s in made.items()}
+        wrong = {k: s.wrong[:5] for k, s in made.items()}
     return {"games": games, "repeats": repeats, "count": count, "turns": turns, "windows": windows, "rest": rest,
-            "tracebacks": logs, "fake_violations": violations}
+            "tracebacks": logs, "fake_violations": violations, "wrong_answers": wrong}
 
 
 def figures_of(data: dict[str, Any]) -> list[Figure]:
     windows: dict[tuple[str, str], list[Window]] = data["windows"]
     setup = {"games": data["games"], "seats": SEATS, "window": WINDOW, "choices_per_repeat": data["count"],
              "guilds": GUILDS_PER_SHARD * SHARDS, "tracebacks_in_bot_logs": data["tracebacks"],
-             "fake_violations": data["fake_violations"]}
+             "fake_violations": data["fake_violations"], "wrong_dm_answers": data["wrong_answers"]}
     figures: list[Figure] = []
     rates = {k: [w.rate for w in ws] for k, ws in windows.items()}
     for key in CONFIGS:
@@ -534,8 +545,11 @@ def figures_of(data: dict[str, Any]) -> list[Figure]:
                                    for name, used in cpu.items())
             p50 = [percentile(w.latencies, 50) for w in ws]
             p99 = [percentile(w.latencies, 99) for w in ws]
+            calls = sum((w.calls for w in ws), Counter())
+            rest = ", ".join(f"{name} {n / done:.2f}" for name, n in sorted(calls.items()))
+            bad = sum(w.bad for w in ws)
             extra = {"cpu_seconds": {k: round(v, 2) for k, v in cpu.items()}, "wall_seconds": round(wall, 2),
-                     "failed_or_wrong_answers": sum(w.bad for w in ws), "p50_ms": summary(p50)}
+                     "failed_or_wrong_answers": bad, "p50_ms": summary(p50), "rest_calls": dict(calls)}
             if key == "sqlite" and path == "modal":
                 extra |= setup
             what = "modal choices (submission -> ephemeral answer)" if path == "modal" else \
@@ -545,7 +559,8 @@ def figures_of(data: dict[str, Any]) -> list[Figure]:
                 Figure(f"shards_{key}_{path}_per_s", f"Shard processes {LABELS[key]}: {what}{where}", "choices/s",
                        summary(rates[(key, path)]),
                        note=f"{WINDOW} in flight over {data['games']} tables on 2 shards' guilds; CPU per choice "
-                            f"(share of the wall time): {per_choice}", extra=extra),
+                            f"(share of the wall time): {per_choice}; REST calls per choice: {rest}"
+                            + (f"; {bad} WRONG OR MISSING ANSWERS" if bad else ""), extra=extra),
                 Figure(f"shards_{key}_{path}_p99_ms", f"Shard processes {LABELS[key]}: {path} latency p99", "ms",
                        summary(p99), note=f"p50 {summary(p50)['median']:.1f} ms; closed loop, {WINDOW} in flight"),
                 Figure(f"shards_{key}_{path}_cpu_ms", f"Shard processes {LABELS[key]}: CPU per {path} choice, every "
