@@ -19,11 +19,13 @@ choice's time from its dispatch to its answer in that closed loop (p50/p99). CPU
 utime+stime from /proc, this process's (the fakes and the driver), and the PostgreSQL backends serving the
 configuration's database, over the timed windows; on a 2-core machine they all compete for the same cores.
 
-REST calls per turn: whole turns on tables of their own, one table at a time, all five seats choosing by DM
-(or all by the modal: the button, the modal, the submission), counted from the fake's request log from the
-turn's first choice until the fake has been quiet for ``QUIET`` s after the next turn's status message:
-interaction callbacks (and followups) apart from the other calls, which Discord's 50 requests/s limit counts.
-The turns of a shard-1 table by DM are the split's test: in (c) shard 0's process applies them.
+REST calls per turn: whole turns on tables of their own (one table at a time in each configuration, the three
+configurations at once: nothing is timed there), all five seats choosing by DM (or all by the modal: the
+button, the modal, the submission). A turn's calls are the table's own requests in the fake's log (its
+channel, its players' DM channels, their interactions) from the turn's first choice until the fake has been
+quiet for ``QUIET`` s after the next turn's status message; interaction callbacks (and followups) are counted
+apart from the other calls, which Discord's 50 requests/s limit counts. The turns of a shard-1 table by DM
+are the split's test: in (c) shard 0's process applies them, and they are compared turn by turn with (b).
 """
 
 from __future__ import annotations
@@ -47,10 +49,10 @@ import asyncpg
 import yarl
 
 from tests.fakediscord import FakeDiscord, InteractionResult, Message, RequestRecord, SimUser
-from tests.fakediscord.state import BOT_USER_ID, Channel
+from tests.fakediscord.state import BOT_USER_ID, Channel, shard_of
 from tests.test_bot_process import ROOT, bot_env
 
-from .common import Figure, percentile, summary
+from .common import Figure, cpu_count, percentile, summary
 from .load import number_for
 from .stack import TITLE, BotMessages
 
@@ -221,20 +223,19 @@ class Setup:
                   for g in range(GUILDS_PER_SHARD) for s in range(SHARDS)]
         made = 0
 
-        def table(shard: int, guild: Any) -> Table:
+        def table(guild: Any) -> Table:
             nonlocal made
             players = [self.fake.add_user(f"p{made}-{s}") for s in range(SEATS)]
             for player in players:
                 self.fake.add_member(guild, player)
             made += 1
-            return Table(shard, self.fake.add_channel(guild, f"t{made}"), players)
+            return Table(shard_of(guild.id, SHARDS), self.fake.add_channel(guild, f"t{made}"), players)
 
         for n in range(self.games):  # round robin over the guilds: half the tables on each shard
-            guild = guilds[n % len(guilds)]
-            self.tables.append(table(n % SHARDS, guild))
+            self.tables.append(table(guilds[n % len(guilds)]))
         for shard in range(SHARDS):
             for path in ("dm", "modal"):
-                self.turn_tables[(shard, path)] = table(shard, guilds[shard])
+                self.turn_tables[(shard, path)] = table(guilds[shard])
         self.tmp.mkdir(parents=True, exist_ok=True)
         env = bot_env(self.fake, self.tmp / "bot.sqlite3") | {
             "TURN_SECONDS": "3600", "REMINDER_SECONDS": "0", "DM_REPLIES_PER_WINDOW": "1000000",
@@ -567,12 +568,19 @@ def figures_of(data: dict[str, Any]) -> list[Figure]:
                        "process", "ms", summary([sum(w.cpu.values()) / data["count"] * 1000 for w in ws]),
                        note="bot process(es) + this process (fake, driver) + the database's PostgreSQL backends"),
             ]
+    cores = cpu_count()
     for path in ("modal", "dm"):
+        split = ("the two shard processes, this process (fakes, driver) and PostgreSQL share "
+                 f"{cores} cores: a second process adds no core here")
+        if path == "dm":
+            split += "; every DM reaches shard 0's process, so shard 1's idles"
         figures += [
             Figure(f"shards_pg_one_vs_sqlite_{path}", f"Shard processes (b)/(a) {path} choices per second", "x",
-                   summary([b / a for a, b in zip(rates[("sqlite", path)], rates[("pg_one", path)], strict=True)])),
+                   summary([b / a for a, b in zip(rates[("sqlite", path)], rates[("pg_one", path)], strict=True)]),
+                   note=f"the PostgreSQL server runs on the same {cores} cores (its CPU is in the CPU figures)"),
             Figure(f"shards_pg_two_vs_pg_one_{path}", f"Shard processes (c)/(b) {path} choices per second", "x",
-                   summary([c / b for b, c in zip(rates[("pg_one", path)], rates[("pg_two", path)], strict=True)])),
+                   summary([c / b for b, c in zip(rates[("pg_one", path)], rates[("pg_two", path)], strict=True)]),
+                   note=split),
         ]
     rest: dict[str, list[Json]] = data["rest"]
     for key in CONFIGS:
