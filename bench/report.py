@@ -84,11 +84,12 @@ so a durable figure means something only beside the disk's own rate at the same 
   law). CPU per choice is summed over the bot process(es), this process (the three fakes and the driver) and
   the PostgreSQL backends of the configuration's database: on 2 cores they all compete, so (c)'s second process
   adds no core, and the CPU figures are steadier than the rates when other work shares the machine. REST calls
-  per turn: tables of their own, one at a time, all five seats choosing by DM (or by the modal: button, modal,
-  submission), the table's own requests (its channel, its players' DM channels, their interactions) from the
-  turn's first choice until the fake has been quiet for 0.5 s after the next turn's status message;
-  interaction callbacks are counted apart. The DM turns of a shard-1 table, applied by shard 0's process in
-  (c), are compared turn by turn with the same turns in (b) and (a).
+  per turn: tables of their own, one at a time, all five seats choosing by DM, by the modal (button, modal,
+  submission), or alternately (a turn ended by a DM, then one ended by a modal), the table's own requests
+  (its channel, its players' DM channels, their interactions) from the turn's first choice until the fake has
+  been quiet for 0.5 s after the next turn's status message; interaction callbacks are counted apart. The
+  turns of a shard-1 table with DM choices, which shard 0's process applies in (c) (and, alternating, ends or
+  finds opened by the other process), are compared turn by turn with the same turns in (b) and (a).
 """
 
 

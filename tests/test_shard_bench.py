@@ -26,10 +26,10 @@ async def test_the_shard_bench_driver_gets_every_answer_and_counts_whole_turns(t
         turns = await shards.rest_turns(setup, 1)
         tracebacks = [bot.log().count("Traceback") for bot in setup.bots]
     assert tracebacks == [0, 0]
-    assert sorted((t["shard"], t["path"]) for t in turns) == [(0, "dm"), (0, "modal"), (1, "dm"), (1, "modal")]
+    assert sorted((t["shard"], t["path"]) for t in turns) == [(s, p) for s in (0, 1) for p in ("dm", "mixed", "modal")]
     by = {(t["shard"], t["path"]): t for t in turns}
     for (_, path), turn in by.items():
         assert turn["other"] > 0, turn  # at least the reveal and the next turn's status
-        assert (turn["interaction"] > 0) == (path == "modal"), turn  # a DM turn answers no interaction
-    assert by[(1, "dm")]["total"] == by[(0, "dm")]["total"], by  # the shard split costs no extra call
-    assert by[(1, "dm")]["calls"] == by[(0, "dm")]["calls"], by
+        assert (turn["interaction"] > 0) == (path != "dm"), turn  # a DM turn answers no interaction
+    for path in ("dm", "mixed"):  # the shard split costs no extra call
+        assert by[(1, path)]["calls"] == by[(0, path)]["calls"], by
