@@ -6,11 +6,15 @@ applies) must cost the same calls as one of a shard-0 game."""
 
 from pathlib import Path
 
+import pytest
+
 from bench import shards
-from tests.backends import unavailable
+from tests.backends import server_url, unavailable
 
 
-async def test_the_shard_bench_driver_gets_every_answer_and_counts_whole_turns(tmp_path: Path) -> None:
+async def test_the_shard_bench_driver_gets_every_answer_and_counts_whole_turns(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shards, "SERVER", server_url())  # the tests' server (TEST_POSTGRES_URL), not the bench's
     problem = await shards._problem()
     if problem:
         unavailable(problem)
