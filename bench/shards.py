@@ -215,7 +215,7 @@ class Setup:
     rng: random.Random = field(default_factory=lambda: random.Random(5))
     database: str | None = None  # the PostgreSQL database's name, for its backends' CPU
     backends: list[int] = field(default_factory=list)
-    wrong: list[str] = field(default_factory=list)  # the first words of wrong answers
+    wrong: list[str] = field(default_factory=list)  # what each wrong answer was (its first words, or its error)
 
     async def build(self) -> None:
         """The world, before any bot connects (so every guild, channel and member comes with GUILD_CREATE)."""
@@ -308,8 +308,12 @@ class Setup:
         assert table.modal is not None and table.status is not None
         result = await user._dispatch(5, table.channel, modal_answer(table.modal, number), table.status)
         await result.until(answered, PATIENCE, "an answer")
-        return (result.response_type == 4 and result.ephemeral and not result.rejections
-                and result.content.startswith(ACK))
+        ok = (result.response_type == 4 and result.ephemeral and not result.rejections
+              and result.content.startswith(ACK))
+        if not ok:  # e.g. Discord's 3 s rule (10062) when the machine is overloaded
+            self.wrong.append(f"modal: {result.rejections[0]['code']} {result.rejections[0]['message']}"
+                              if result.rejections else f"modal: {result.content[:80]}")
+        return ok
 
     async def dm(self, user: SimUser, number: str) -> bool:
         """One DM choice, until the bot's answer to it is in the DM channel: the first of the bot's messages
@@ -326,7 +330,7 @@ class Setup:
         reply = await self.messages.until(channel.id, replied, PATIENCE)
         ok = reply is not None and reply.content.startswith(ACK)
         if not ok:
-            self.wrong.append(reply.content[:80] if reply is not None else "no reply")
+            self.wrong.append(f"dm: {reply.content[:80]}" if reply is not None else "dm: no reply")
         return ok
 
     async def one(self, path: str, index: int) -> bool:
@@ -533,7 +537,7 @@ def figures_of(data: dict[str, Any]) -> list[Figure]:
     windows: dict[tuple[str, str], list[Window]] = data["windows"]
     setup = {"games": data["games"], "seats": SEATS, "window": WINDOW, "choices_per_repeat": data["count"],
              "guilds": GUILDS_PER_SHARD * SHARDS, "tracebacks_in_bot_logs": data["tracebacks"],
-             "fake_violations": data["fake_violations"], "wrong_dm_answers": data["wrong_answers"]}
+             "fake_violations": data["fake_violations"], "wrong_answers": data["wrong_answers"]}
     figures: list[Figure] = []
     rates = {k: [w.rate for w in ws] for k, ws in windows.items()}
     for key in CONFIGS:
@@ -564,7 +568,8 @@ def figures_of(data: dict[str, Any]) -> list[Figure]:
                        summary(rates[(key, path)]),
                        note=f"{WINDOW} in flight over {data['games']} tables on 2 shards' guilds; CPU per choice "
                             f"(share of the wall time): {per_choice}; REST calls per choice: {rest}"
-                            + (f"; {bad} WRONG OR MISSING ANSWERS" if bad else ""), extra=extra),
+                            + (f"; {bad} WRONG OR MISSING ANSWERS, e.g. {data['wrong_answers'][key][:2]}"
+                               if bad else ""), extra=extra),
                 Figure(f"shards_{key}_{path}_p99_ms", f"Shard processes {LABELS[key]}: {path} latency p99", "ms",
                        summary(p99), note=f"p50 {summary(p50)['median']:.1f} ms; closed loop, {WINDOW} in flight"),
                 Figure(f"shards_{key}_{path}_cpu_ms", f"Shard processes {LABELS[key]}: CPU per {path} choice, every "
