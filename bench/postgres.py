@@ -34,7 +34,7 @@ from storage.postgres_stats import LEADERBOARD_SQL, PostgresStats
 
 from . import restart_store as restart
 from .common import Figure, summary
-from .stack import Stack, saturate
+from .stack import Stack, closed_loop
 
 SERVER = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 GUILD, KIND = 1, "thenumber"
@@ -84,15 +84,15 @@ async def _stack_rates(tmp: Path, url: str | None, games: int, repeats: int, cou
     product, floor, bad, offset, window = [], [], 0, 0, 32
     try:
         for client in (stack.bot, stack.floor):  # warm-up both paths
-            await saturate(stack, client, 100, window, offset)
+            await closed_loop(stack, client, "modal", 100, window, offset)
             offset += 100
         await stack.settle()
         for _ in range(repeats):
-            rate, wrong = await saturate(stack, stack.bot, count, window, offset)
+            rate, wrong = await closed_loop(stack, stack.bot, "modal", count, window, offset)
             offset, bad = offset + count, bad + wrong
             product.append(rate)
             await stack.settle()
-            rate, wrong = await saturate(stack, stack.floor, count, window, offset)
+            rate, wrong = await closed_loop(stack, stack.floor, "modal", count, window, offset)
             offset, bad = offset + count, bad + wrong
             floor.append(rate)
     finally:
@@ -104,6 +104,7 @@ async def _stack(quick: bool) -> list[Figure]:
     games, repeats, count = (20, 3, 300) if quick else (40, 5, 1000)
     with tempfile.TemporaryDirectory(prefix="bench-pg-stack-") as tmp:
         lite, lite_floor, lite_bad = await _stack_rates(Path(tmp) / "sqlite", None, games, repeats, count)
+        (Path(tmp) / "pg").mkdir()  # the floor's SQLite file goes there (no store creates the folder on PostgreSQL)
         async with database() as url:
             pg, pg_floor, pg_bad = await _stack_rates(Path(tmp) / "pg", url, games, repeats, count)
     setup = {"games": games, "choices_per_repeat": count, "window": 32,
