@@ -12,8 +12,9 @@ What is measured, and why so:
   (Timing only the answers left about half the DMs of a 2,000 run still queued when the clock stopped.)
 - The cost is the process's CPU time over the timed part (the bot, its database thread and the in-process
   fake): on a shared machine wall time mostly says how busy the other processes were. Wall time is shown too.
-- A warm-up run (imports, first-use caches) comes before the measured ones, and the sizes alternate order
-  between repeats, so that neither size carries the first-use costs or a drift of the machine's load.
+- Each run opens a few tables before its clock starts (imports, first-use caches, the start-up's restore of
+  open games), then collects garbage, and the sizes alternate order between repeats: neither size carries
+  first-use costs or the other's garbage, and a drift of the machine's load is shared.
 - The fake keeps a log of every request and event for tests to read; the bench empties it as it goes, so the
   fake's own heap, which Python's garbage collector walks, does not grow with N. The fake's world (channels,
   messages, interactions) stays; the garbage collector's time is shown.
@@ -33,7 +34,7 @@ from tests.fakediscord import FakeDiscord
 from .common import Figure, summary
 
 IN_FLIGHT = 16
-WARM_UP = 50
+WARM_UP = 32  # tables opened before the clock starts, in every run
 TARGET = 1.5
 
 
@@ -64,36 +65,56 @@ class GcClock:
         gc.callbacks.remove(self)
 
 
+class Opening:
+    """A server with ``count`` members and as many empty channels, the bot in it; ``open(first, last)`` has the
+    members ``first..last-1`` each run ``/thenumber start`` in their own channel, ``IN_FLIGHT`` at a time.
+    ``keep_logs=False`` empties the fake's request and event logs (for tests to read) as it goes."""
+
+    def __init__(self, fake: FakeDiscord, count: int, *, keep_logs: bool = True) -> None:
+        self.fake = fake
+        self.keep_logs = keep_logs
+        self.users = [fake.add_user(f"h{i}") for i in range(count)]
+        guild = fake.add_guild("Opening", members=self.users)
+        self.channels = [fake.add_channel(guild, f"c{i}") for i in range(count)]
+        self.bad = 0  # answers refused (too late) or missing
+
+    async def open(self, first: int, last: int) -> None:
+        """Returns when every one of these openings is done: answered, and its handler (the DM) finished."""
+        next_table = first
+
+        async def worker() -> None:
+            nonlocal next_table
+            while next_table < last:
+                n = next_table
+                next_table += 1
+                answer = await (await self.users[n].slash(self.channels[n], "thenumber start")).until(
+                    lambda r: r.response_type is not None or bool(r.rejections), 60, "an answer")
+                self.bad += answer.message is None or bool(answer.rejections)
+                if not self.keep_logs:
+                    self.fake.requests.clear()
+                    self.fake.events.clear()
+
+        await asyncio.gather(*(worker() for _ in range(IN_FLIGHT)))
+        await handlers_done()  # the DMs sent after the answers are part of opening a table
+
+
 async def open_tables(count: int, tmp: Path) -> dict[str, Any]:
     async with FakeDiscord(spec_path=None) as fake:
-        users = [fake.add_user(f"h{i}") for i in range(count)]
-        guild = fake.add_guild("Opening", members=users)
-        channels = [fake.add_channel(guild, f"c{i}") for i in range(count)]
+        world = Opening(fake, WARM_UP + count, keep_logs=False)
         bot = NumberBot(Settings(_env_file=None, database_path=tmp / f"open-{count}.sqlite3"))  # type: ignore[call-arg]
         await bot.login(fake.token)
         await fake.attach(bot)
-        bad = 0
         try:
-            next_table = 0
-
-            async def worker() -> None:
-                nonlocal next_table, bad
-                while next_table < count:
-                    n = next_table
-                    next_table += 1
-                    answer = await (await users[n].slash(channels[n], "thenumber start")).until(
-                        lambda r: r.response_type is not None or bool(r.rejections), 60, "an answer")
-                    bad += answer.message is None or bool(answer.rejections)  # refused: answered too late
-                    fake.requests.clear()  # the fake's logs, for tests only (see the module's docstring)
-                    fake.events.clear()
-
+            # First uses (imports, caches, the start-up's restore) out of the timed part, and the same
+            # collector state at both sizes.
+            await world.open(0, WARM_UP)
+            gc.collect()
             with GcClock() as collector:
                 cpu, start = time.process_time(), time.perf_counter()
-                await asyncio.gather(*(worker() for _ in range(IN_FLIGHT)))
-                await handlers_done()  # the DMs sent after the answers are part of opening a table
+                await world.open(WARM_UP, WARM_UP + count)
                 cpu, elapsed = time.process_time() - cpu, time.perf_counter() - start
             return {"cpu_ms": cpu / count * 1000, "wall_ms": elapsed / count * 1000,
-                    "gc_ms": collector.seconds / count * 1000, "bad": bad,
+                    "gc_ms": collector.seconds / count * 1000, "bad": world.bad,
                     "buckets": len(bot.http._buckets), "walks": bot.bucket_sweep.walks}
         finally:
             fake.detach(bot)
@@ -112,7 +133,6 @@ def run(quick: bool = False) -> list[Figure]:
                 path.unlink()
             return result
 
-        measure(WARM_UP)
         for repeat in range(repeats):
             sizes = (small, large) if repeat % 2 == 0 else (large, small)
             runs.append({size: measure(size) for size in sizes})
