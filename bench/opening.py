@@ -38,10 +38,13 @@ WARM_UP = 32  # tables opened before the clock starts, in every run
 TARGET = 1.5
 
 
-async def handlers_done() -> None:
-    """Wait for every interaction handler still running (discord.py names their tasks 'CommandTree-invoker')."""
+async def handlers_done(patience: float = 120.0) -> None:
+    """Wait for every interaction handler still running (discord.py names their tasks 'CommandTree-invoker');
+    ``patience`` is only a safety net against a handler that never ends."""
     while running := [task for task in asyncio.all_tasks() if task.get_name() == "CommandTree-invoker"]:
-        await asyncio.wait(running)
+        _, pending = await asyncio.wait(running, timeout=patience)
+        if pending:
+            raise RuntimeError(f"{len(pending)} interaction handlers still running after {patience:.0f} s")
 
 
 class GcClock:
