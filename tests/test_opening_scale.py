@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COUNTED = tuple(str(path) + "/" for path in (ROOT / "bot", ROOT / "cogs", ROOT / "storage",
                                                Path(discord.__file__).parent))
 BATCH = 48  # openings counted, each time
-EARLY, LATE = 64, 448  # tables opened before each counted batch (late: past discord.py's 256 buckets)
+EARLY, LATE = 16, 400  # tables opened before each counted batch (late: past discord.py's 256 buckets)
 SQLITE_STEPS = 100  # the progress handler's granularity (virtual-machine instructions per call)
 
 
@@ -74,7 +74,7 @@ def inspections(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return count
 
 
-async def test_an_opening_costs_as_much_work_after_448_tables_as_after_64(
+async def test_an_opening_costs_as_much_work_after_400_tables_as_after_16(
         fake_discord: FakeDiscord, tmp_path: Path, inspections: list[int]) -> None:
     world = Opening(fake_discord, LATE + BATCH, keep_logs=False)
     bot = NumberBot(Settings(_env_file=None, database_path=tmp_path / "open.sqlite3"))  # type: ignore[call-arg]
@@ -97,10 +97,10 @@ async def test_an_opening_costs_as_much_work_after_448_tables_as_after_64(
             work.sqlite_steps, work.inspections = steps[0], inspections[0]
             return work
 
-        await world.open(0, EARLY - BATCH)
-        early = (await counted_batch(EARLY - BATCH)).per_opening()
-        await world.open(EARLY, LATE - BATCH)
-        late = (await counted_batch(LATE - BATCH)).per_opening()
+        await world.open(0, EARLY)
+        early = (await counted_batch(EARLY)).per_opening()
+        await world.open(EARLY + BATCH, LATE)
+        late = (await counted_batch(LATE)).per_opening()
         buckets = len(bot.http._buckets)
     finally:
         fake_discord.detach(bot)
