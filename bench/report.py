@@ -59,8 +59,10 @@ so a durable figure means something only beside the disk's own rate at the same 
   reported but not counted against the target. The "concurrent games under 50 requests/s" lines are still
   the formula 50 x turn seconds / the worst turn's non-interaction calls, not a simulation.
 - **Opening tables.** `/thenumber start` in 200 and in 2,000 fresh channels (16 in flight) on the real bot,
-  REST over HTTP to the fake; cost per table, and the ratio of the two (discord.py's bucket walk, amortised
-  by `bot/http_buckets.py`, made it grow with the number of tables).
+  REST over HTTP to the fake; an opening is timed to the end of its handler (the answer, then the opener's
+  DM), after 32 untimed openings; cost per table in CPU time of the process (wall time beside it, which
+  follows the machine's load), and the ratio of the two sizes (discord.py's bucket walk, amortised by
+  `bot/http_buckets.py`, made it grow with the number of tables; `tests/test_opening_scale.py` counts it).
 - **Memory.** `GameService.load_open_games()` in a fresh subprocess on a generated database of
   running games (each stopped at a random turn of a legal random game, with its action log and 0-4 pending
   choices); RSS growth divided by the game count.

@@ -1,10 +1,12 @@
 """Amortise discord.py's rate-limit bucket clean-up, which otherwise makes opening tables super-linear.
 
-discord.py 2.x (``discord/http.py``, ``HTTPClient.get_ratelimit``) creates a ``Ratelimit`` for every new
-bucket key and then calls ``_try_clear_expired_ratelimits``, which, once 256 or more buckets are tracked,
-walks *all* of them to drop the ones idle for 5 minutes. Every new channel, DM channel, message and
-interaction token makes new keys, so a bot opening thousands of tables within 5 minutes (when nothing is
-idle yet) walks thousands of buckets per request: opening N tables costs O(N^2).
+discord.py 2.x (``discord/http.py``; 2.7.1: ``HTTPClient.request`` l. 589 -> ``get_ratelimit`` l. 581)
+creates a ``Ratelimit`` for every new bucket key and then calls ``_try_clear_expired_ratelimits`` (l. 573),
+which, once 256 or more buckets are tracked, walks *all* of them to drop the ones idle for 5 minutes. A key
+is a route and its major parameters (channel, guild, webhook id and token), so every new channel and DM
+channel the bot writes to makes one: a bot opening thousands of tables within 5 minutes (when nothing is
+idle yet) walks thousands of buckets per new one, and opening N tables costs O(N^2).
+(Interaction responses and followups go through discord.py's webhook adapter, which keeps no such map.)
 
 The replacement below keeps the same eviction rule (a bucket idle for 300 s with nothing in flight, as
 ``Ratelimit.is_inactive`` decides) but only walks the buckets when their number has doubled since the
