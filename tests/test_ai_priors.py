@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +27,8 @@ from bot.games.thenumber.engine import GameState, PublicView, new_game, play_tur
 from bot.games.thenumber.game import GAME, TheNumber, table_of
 from storage.base import GameStore
 from tests.conftest import FakeClock
+from tests.discord_world import eventually, make_world
+from tests.fakediscord import FakeDiscord
 
 _ids = itertools.count(1)
 Habit = Callable[[GameState, str], str]
@@ -271,3 +274,37 @@ async def test_a_past_game_that_cannot_be_folded_is_left_out(store: GameStore, c
 
 def test_a_table_without_stored_priors_has_none() -> None:
     assert Table.__dataclass_fields__["ai_priors"].default is None
+
+
+# Through Discord (the fake) -----------------------------------------------------------------------
+async def test_in_discord_a_hard_ai_remembers_a_player_who_always_goes_high(
+        fake_discord: FakeDiscord, db_path: Path, clock: FakeClock) -> None:
+    world = await make_world(fake_discord, db_path, clock)
+    try:
+        for game_id in (1, 2):
+            opened = await (await world.users["ana"].slash(world.general, "thenumber start", ai_players=1,
+                                                           ai_level="hard")).wait()
+            await (await world.users["ana"].click(opened.message, "Start")).wait()
+            assert world.bot is not None
+            table = await world.bot.games.table(game_id)
+            if game_id == 2:
+                break
+            for turn in range(10):  # ana writes 999, 888, ... every turn of both rounds
+                await world.wait_status(f"Turn {turn % 5 + 1} of 5")
+                table = await world.bot.games.table(game_id)
+                free = table.state.available("0")
+                if free:
+                    await world.play_turn({"ana": str(max(free)) * 3})
+                else:
+                    before = len(world.reveals())
+                    await world.advance(61)
+                    await eventually(lambda before=before: len(world.reveals()) > before, what="the reveal")
+            await eventually(lambda: "Game over" in world.fake.visible_text(world.reveals()[-1]), what="the end")
+        priors = table.ai_priors
+        assert priors is not None and set(priors) == {"0"}
+        assert max(priors["0"], key=priors["0"].__getitem__) == "high_repeat"
+        belief = opening_beliefs(table_of(GAME.view(table.state, 1)), "1", checked_priors(priors))["0"]
+        assert max(belief, key=belief.__getitem__) == "high_repeat"
+        assert world.fake.violations == []
+    finally:
+        await world.stop_bot()
