@@ -10,8 +10,11 @@ move, restart or replay uses.
 """
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .ai_beliefs import DEFAULT_PRIOR, TYPES, observations, posterior
+from .check import SeatResult
 from .engine import PublicView
 
 # How much of the past games' beliefs the prior takes: TRUST_MAX * n / (n + TRUST_HALF) for n games that
@@ -29,13 +32,43 @@ def trust(games: int) -> float:
     return TRUST_MAX * games / (games + TRUST_HALF) if games > 0 else 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class _Finished:
+    """A finished game's public record, equal to another exactly when the beliefs drawn from it are: the same
+    players and the same revealed turns (what :func:`ai_beliefs.observations` reads)."""
+
+    players: tuple[str, ...]
+    turns: tuple[tuple[int, int, tuple[tuple[str, SeatResult], ...]], ...]
+    view: PublicView = field(compare=False, hash=False, repr=False)
+
+    @classmethod
+    def of(cls, view: PublicView) -> "_Finished":
+        return cls(tuple(view.players), tuple((o.round, o.turn, tuple(o.results.items())) for o in view.history),
+                   view)
+
+
+# A finished game never changes: the beliefs it gave are kept, so that a group playing again and again
+# weighs only its newest game anew at each start (a game's beliefs cost tens of milliseconds of CPU).
+@lru_cache(maxsize=4096)
+def _belief(game: _Finished, name: str) -> tuple[tuple[str, float], ...] | None:
+    if not observations(game.view, name):
+        return None  # revealed nothing: says nothing
+    return tuple(posterior(game.view, name).items())
+
+
+def game_belief(view: PublicView, name: str) -> dict[str, float] | None:
+    """What one finished game showed of player ``name`` (beliefs over :data:`TYPES`), None if nothing."""
+    found = _belief(_Finished.of(view), name)
+    return None if found is None else dict(found)
+
+
 def prior_from_history(games: Sequence[tuple[PublicView, str]]) -> dict[str, float]:
     """Prior weights over :data:`TYPES` for one player: (final public view, their name in it) per past game.
 
     A game in which the player revealed no number says nothing and is left out; with nothing left, the
     default prior.
     """
-    beliefs = [posterior(view, name) for view, name in games if observations(view, name)]
+    beliefs = [b for b in (game_belief(view, name) for view, name in games) if b is not None]
     if not beliefs:
         return dict(DEFAULT_PRIOR)
     share = trust(len(beliefs))
