@@ -195,7 +195,7 @@ async def test_a_hard_ai_starts_from_what_a_players_finished_games_showed(store:
     assert max(belief["1"], key=belief["1"].__getitem__) == "high_repeat"
     assert belief["0"]["normal"] == max(belief["0"].values())  # bo: the default prior's likeliest type
     assert answer_share(hard_distribution(view, "2", checked_priors(priors))) > answer_share(
-        hard_distribution(view, "2"))
+        hard_distribution(view, "2")) + 0.25  # about 0.43 against 0.03
     # The AI's draft is the one the stored seed and the stored priors give: a replay derives it again.
     draft = next(a.payload for a in record.actions if a.kind == "choose" and a.seat == 2)
     again = GAME.ai(GAME.view(table.state, 2), 2, "hard", step_rng(seed_of(record), 0, 2), priors)
