@@ -175,4 +175,3 @@ class Game(Protocol, Generic[S, V, E]):
     def ai(self, view: V, seat: Seat, level: str, rng: Random) -> Action:
         """An AI seat's action, from that seat's own view only."""
         ...
-
