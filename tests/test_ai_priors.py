@@ -260,13 +260,16 @@ async def test_a_past_game_that_cannot_be_folded_is_left_out(store: GameStore, c
     await play_game(service, {ana: high_repeat}, ["easy"])
     clock.advance(5)
 
-    def broken(self: TheNumber, state: Any, step: Any) -> Any:
+    def broken(self: TheNumber, *args: Any) -> Any:
         raise ValueError("rules changed")
 
     game_id = await open_table(service, [ana], ["hard"])
     lobby = await store.load_game(game_id)
     with monkeypatch.context() as patch:
         patch.setattr(TheNumber, "apply", broken)
+        assert await service._ai_priors(GAME, lobby) is None
+    with monkeypatch.context() as patch:
+        patch.setattr(TheNumber, "ai_priors", broken)  # a fault of the game's own: the game starts without
         assert await service._ai_priors(GAME, lobby) is None
     await service.start(game_id, ana)
     assert priors_of(await store.load_game(game_id)) is not None

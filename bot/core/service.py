@@ -242,8 +242,13 @@ class GameService(LobbyService):
         pasts = await self.store.past_games(record.kind, sorted(set(humans.values())), PAST_GAMES_PER_PLAYER)
         if not pasts:
             return None
-        # Folding up to 20 games per player and weighing them is CPU work: off the event loop, as AI moves are.
-        return await asyncio.to_thread(_priors_from, game, humans, pasts)
+        try:
+            # Folding up to 20 games per player and weighing them is CPU work: off the event loop, as AI moves are.
+            return await asyncio.to_thread(_priors_from, game, humans, pasts)
+        except Exception:  # a fault in weighing the past must not keep the game from starting: no priors then
+            log.warning("game %s: the AI priors could not be computed; its AI starts without them", record.id,
+                        exc_info=True)
+            return None
 
     # Acting -------------------------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int, *, text: str | None = None, action: Action | None = None,
