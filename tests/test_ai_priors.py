@@ -7,9 +7,11 @@ priors are stored with the start (beside the seed), so that every AI move, a res
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from random import Random
 from typing import Any
 
 import pytest
@@ -311,3 +313,57 @@ async def test_in_discord_a_hard_ai_remembers_a_player_who_always_goes_high(
         assert world.fake.violations == []
     finally:
         await world.stop_bot()
+
+
+# Binomial: how often each player fought ------------------------------------------------------------
+def binomial_game(seats: int, seed: int, policies: Mapping[int, Any]) -> Any:
+    """The final state of a Binomial game whose seats follow ``policies`` (the normal level otherwise)."""
+    from bench.ai_pool_binomial_players import POOL
+    from bot.games.binomial.game import GAME as BINOMIAL
+
+    state = BINOMIAL.setup(seats, {}, seed)
+    rng = Random(seed)
+    while (prompt := BINOMIAL.prompt(state)) is not None:
+        if prompt.chance:
+            state, _ = BINOMIAL.apply(state, {None: BINOMIAL.chance(state, rng)})
+            continue
+        state, _ = BINOMIAL.apply(state, {s: policies.get(s, POOL["normal"])(BINOMIAL.view(state, s), s, rng)
+                                          for s in prompt.seats})
+    return state
+
+
+def test_binomial_hard_expects_a_player_who_always_fought_to_fight_from_the_first_card() -> None:
+    from bench.ai_pool_binomial_players import POOL
+    from bot.games.binomial import ai_hard
+    from bot.games.binomial.game import GAME as BINOMIAL
+    from bot.games.binomial.game import fight_priors
+
+    final = BINOMIAL.view(binomial_game(3, 4, {1: POOL["always_fight"], 2: POOL["never_fight"]}), None)
+    assert final.sheets is not None  # a finished game shows every sheet; the priors never read them
+    # Now ana (seat 1 then) sits in seat 2 and bo (seat 2 then) in seat 1.
+    priors = BINOMIAL.ai_priors({2: [PastGame(final, 1)], 1: [PastGame(final, 2)]})
+    assert priors is not None and set(priors) == {"1", "2"}
+    assert priors == BINOMIAL.ai_priors({2: [PastGame(dataclasses.replace(final, sheets=None), 1)],
+                                         1: [PastGame(dataclasses.replace(final, sheets=None), 2)]})
+    rounds = priors["2"]["rounds"]
+    # (a round without a fitting number counts as a round not fought, as hard counts them in a game)
+    assert priors["2"]["fights"] > 0.6 * rounds and priors["1"]["fights"] == 0
+    # The first card of a new game: hard already expects seat 2 to fight and seat 1 to pass.
+    state = BINOMIAL.setup(3, {}, 5)
+    rng = Random(5)
+    while not ((prompt := BINOMIAL.prompt(state)) is not None and prompt.kind in ("declare", "pick")
+               and 0 in prompt.seats):  # seat 0's first declaration
+        assert prompt is not None
+        step = ({None: BINOMIAL.chance(state, rng)} if prompt.chance else
+                {s: BINOMIAL.ai(BINOMIAL.view(state, s), s, "normal", rng) for s in prompt.seats})
+        state, _ = BINOMIAL.apply(state, step)
+    view = BINOMIAL.view(state, 0)
+    assert view.history == ()
+    told = ai_hard.fight_rates(view, 0, fight_priors(priors))
+    plain = ai_hard.fight_rates(view, 0)
+    assert plain == {1: ai_hard.PRIOR_RATE, 2: ai_hard.PRIOR_RATE}
+    assert told[2] > ai_hard.PRIOR_RATE + 0.05 and told[1] < 0.2
+    assert fight_priors({"1": {"rounds": 3, "fights": 9}, "x": {}, "2": {"rounds": True, "fights": 0}}) is None
+    for k in range(3):  # and the decision is a legal one
+        action = BINOMIAL.ai(view, 0, "hard", Random(k), priors)
+        assert BINOMIAL.check(state, 0, action) == action
