@@ -367,3 +367,32 @@ def test_binomial_hard_expects_a_player_who_always_fought_to_fight_from_the_firs
     for k in range(3):  # and the decision is a legal one
         action = BINOMIAL.ai(view, 0, "hard", Random(k), priors)
         assert BINOMIAL.check(state, 0, action) == action
+
+
+async def test_a_binomial_table_with_a_hard_ai_stores_how_often_each_human_fought(store: GameStore,
+                                                                                  clock: FakeClock) -> None:
+    from bot.games.binomial import ai_hard
+    from bot.games.binomial.game import GAME as BINOMIAL
+    from bot.games.binomial.game import fight_priors
+
+    service = GameService(store, [GAME, BINOMIAL], clock)
+    ana = next(_ids) * 1000
+    record = await service.open_lobby(1, next(_ids), ana, "ana", {}, kind=BINOMIAL.key)
+    await service.add_ai(record.id, ana, "normal", "ai")
+    table = (await service.start(record.id, ana)).table
+    while table.running:  # ana fights with her biggest fitting number whenever she can
+        (seat,) = sorted(table.awaited())
+        legal = list(BINOMIAL.legal(table.state, seat) or [])
+        action = legal[-1] if legal[-1].get("fight") else legal[0]
+        table = (await service.act(record.id, ana, action=action, phase=table.step)).table
+    clock.advance(5)
+    lobby = await service.open_lobby(1, next(_ids), ana, "ana", {}, kind=BINOMIAL.key)
+    await service.add_ai(lobby.id, ana, "hard", "ai")
+    started = (await service.start(lobby.id, ana)).table
+    priors = priors_of(await store.load_game(lobby.id))
+    assert priors is not None and set(priors) == {"0"} and started.ai_priors == priors
+    # exactly what the table saw of her first game: the rounds it had and the ones she fought
+    assert priors == BINOMIAL.ai_priors({0: [PastGame(BINOMIAL.view(table.state, None), 0)]})
+    rounds, fights = priors["0"]["rounds"], priors["0"]["fights"]
+    assert 0 <= fights <= rounds and rounds > 0
+    assert (fight_priors(priors) or {})[0] == ai_hard.past_fight_prior(rounds, fights)
