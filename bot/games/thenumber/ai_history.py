@@ -9,12 +9,11 @@ The result is stored with the game (JSON), so it is rounded: the stored figures 
 move, restart or replay uses.
 """
 
+import hashlib
+import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
 
 from .ai_beliefs import DEFAULT_PRIOR, TYPES, observations, posterior
-from .check import SeatResult
 from .engine import PublicView
 
 # How much of the past games' beliefs the prior takes: TRUST_MAX * n / (n + TRUST_HALF) for n games that
@@ -32,34 +31,36 @@ def trust(games: int) -> float:
     return TRUST_MAX * games / (games + TRUST_HALF) if games > 0 else 0.0
 
 
-@dataclass(frozen=True, slots=True)
-class _Finished:
-    """A finished game's public record, equal to another exactly when the beliefs drawn from it are: the same
-    players and the same revealed turns (what :func:`ai_beliefs.observations` reads)."""
-
-    players: tuple[str, ...]
-    turns: tuple[tuple[int, int, tuple[tuple[str, SeatResult], ...]], ...]
-    view: PublicView = field(compare=False, hash=False, repr=False)
-
-    @classmethod
-    def of(cls, view: PublicView) -> "_Finished":
-        return cls(tuple(view.players), tuple((o.round, o.turn, tuple(o.results.items())) for o in view.history),
-                   view)
-
-
 # A finished game never changes: the beliefs it gave are kept, so that a group playing again and again
-# weighs only its newest game anew at each start (a game's beliefs cost tens of milliseconds of CPU).
-@lru_cache(maxsize=4096)
-def _belief(game: _Finished, name: str) -> tuple[tuple[str, float], ...] | None:
-    if not observations(game.view, name):
-        return None  # revealed nothing: says nothing
-    return tuple(posterior(game.view, name).items())
+# weighs only its newest game anew at each start (one game's beliefs cost tens of milliseconds of CPU). Kept
+# by a digest of what they depend on (the players and the revealed turns), never the view itself: a few
+# hundred bytes an entry. Worker threads share it (the service computes priors off the event loop).
+BELIEF_CACHE = 10_000  # entries (player, game): 500 players' 20 games
+_beliefs: dict[tuple[bytes, str], tuple[float, ...] | None] = {}
+_lock = threading.Lock()
+
+
+def _digest(view: PublicView) -> bytes:
+    """Equal for two views exactly when :func:`ai_beliefs.observations` reads the same from them."""
+    turns = tuple((o.round, o.turn, tuple(o.results.items())) for o in view.history)
+    return hashlib.blake2b(repr((tuple(view.players), turns)).encode(), digest_size=16).digest()
 
 
 def game_belief(view: PublicView, name: str) -> dict[str, float] | None:
     """What one finished game showed of player ``name`` (beliefs over :data:`TYPES`), None if nothing."""
-    found = _belief(_Finished.of(view), name)
-    return None if found is None else dict(found)
+    key = (_digest(view), name)
+    with _lock:
+        known = key in _beliefs
+        found = _beliefs.get(key)
+    if not known:
+        if observations(view, name):
+            belief = posterior(view, name)
+            found = tuple(belief[k] for k in TYPES)
+        with _lock:
+            while len(_beliefs) >= BELIEF_CACHE:
+                del _beliefs[next(iter(_beliefs))]  # the oldest first
+            _beliefs[key] = found
+    return None if found is None else dict(zip(TYPES, found, strict=True))
 
 
 def prior_from_history(games: Sequence[tuple[PublicView, str]]) -> dict[str, float]:
