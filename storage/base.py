@@ -9,7 +9,7 @@ draft, the latest per seat per phase counts; ``resolve`` is the applied step ``{
 "chance": action}, "reason": ..., "timed_out": [seats]}``; ``phase`` counts the applied steps.
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
@@ -169,6 +169,10 @@ class GameStore(Protocol):
     async def open_game_of_user(self, user_id: int, *, details: bool = True) -> GameRecord | None: ...
     async def finished_games(self, guild_id: int | None, limit: int, kind: str | None = None) -> list[GameRecord]: ...
     async def unannounced_finished_games(self, kind: str | None = None) -> list[GameRecord]: ...
+    async def past_games(self, kind: str, user_ids: Sequence[int], per_user: int) -> list[GameRecord]:
+        """The newest ``per_user`` finished games of ``kind`` of each of ``user_ids`` that an AI seat played in
+        (each game once, newest first), with seats and actions, in one read."""
+        ...
 
     async def get_meta(self, key: str) -> str | None: ...
     async def set_meta(self, key: str, value: str) -> None: ...

@@ -16,7 +16,7 @@ its own transaction), so whatever a caller acknowledges is committed.
 """
 
 import json
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Literal
 
@@ -250,6 +250,20 @@ class PostgresStore(PoolHolder):
         async with self.pool.acquire() as db:
             return await load_many(db, "status = 'finished' AND announced_phase < phase - 1"
                                        " AND ($1::text IS NULL OR kind = $1)", (kind,))
+
+    async def past_games(self, kind: str, user_ids: Sequence[int], per_user: int) -> list[GameRecord]:
+        """The newest ``per_user`` finished games of ``kind`` of each user that had an AI seat, newest first."""
+        if not user_ids or per_user <= 0:
+            return []
+        where = (
+            "id IN (SELECT game_id FROM ("
+            " SELECT s.game_id, ROW_NUMBER() OVER (PARTITION BY s.user_id ORDER BY g.updated_at DESC, g.id DESC) AS n"
+            " FROM seats s JOIN games g ON g.id = s.game_id"
+            " WHERE s.user_id = ANY($1::bigint[]) AND g.kind = $2 AND g.status = 'finished'"
+            " AND EXISTS (SELECT 1 FROM seats a WHERE a.game_id = g.id AND a.ai_level IS NOT NULL)) AS mine"
+            " WHERE n <= $3) ORDER BY updated_at DESC, id DESC")
+        async with self.pool.acquire() as db:
+            return await load_many(db, where, (list(user_ids), kind, per_user))
 
     async def get_meta(self, key: str) -> str | None:
         value = await self.pool.fetchval("SELECT value FROM meta WHERE key = $1", key)

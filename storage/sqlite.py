@@ -20,7 +20,7 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -365,6 +365,21 @@ class SQLiteStore(ConnectionHolder):
         ``kind`` only when given."""
         return await self._read(lambda db: _load_rows(db, "status = 'finished' AND announced_phase < phase - 1"
                                                          " AND (? IS NULL OR kind = ?)", (kind, kind)))
+
+    async def past_games(self, kind: str, user_ids: Sequence[int], per_user: int) -> list[GameRecord]:
+        """The newest ``per_user`` finished games of ``kind`` of each user that had an AI seat, newest first."""
+        if not user_ids or per_user <= 0:
+            return []
+        marks = ", ".join("?" * len(user_ids))
+        where = (
+            "id IN (SELECT game_id FROM ("
+            " SELECT s.game_id, ROW_NUMBER() OVER (PARTITION BY s.user_id ORDER BY g.updated_at DESC, g.id DESC) AS n"
+            " FROM seats s JOIN games g ON g.id = s.game_id"
+            f" WHERE s.user_id IN ({marks}) AND g.kind = ? AND g.status = 'finished'"
+            " AND EXISTS (SELECT 1 FROM seats a WHERE a.game_id = g.id AND a.ai_level IS NOT NULL))"
+            " WHERE n <= ?) ORDER BY updated_at DESC, id DESC")
+        params = (*user_ids, kind, per_user)
+        return await self._read(lambda db: _load_rows(db, where, params))
 
     async def get_meta(self, key: str) -> str | None:
         row = await self._read(lambda db: db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone())

@@ -3,7 +3,9 @@
 At many points of AI games, the other seats' hidden data is replaced by garbage (The Number: their pending
 numbers; Binomial: their sheets' unused numbers and their picks declared this round; Numeri hides nothing).
 The seat's view must not change, and neither may any level's decision given the same generator. A game
-added to GAMES must say here what it hides (or that it hides nothing).
+added to GAMES must say here what it hides (or that it hides nothing). A game whose AI learns from past games
+(``LearningGame``) is also checked on that path: priors come from the table's view only, so poisoned seats
+give the same priors, and the same priors with a poisoned view give the same decision.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.game import Game
+from bot.core.game import Game, LearningGame, PastGame
 from bot.games import GAMES
 from bot.games.binomial.engine import State as BinomialState
 from bot.games.thenumber.engine import GameState, choose
@@ -116,3 +118,38 @@ def test_binomial_poison_keeps_every_public_fact() -> None:
     rng = Random(5)
     for state, seat in decision_points(game, 3, 4, every=2):
         assert game.view(poison_binomial(state, seat, rng), seat) == game.view(state, seat)
+
+
+LEARNING = [g for g in GAMES if isinstance(g, LearningGame)]
+
+
+@pytest.mark.parametrize("game", LEARNING, ids=lambda g: g.key)
+def test_priors_never_carry_hidden_data_and_never_let_it_change_a_decision(game: AnyGame) -> None:
+    """The history a learning AI gets is the table's view of each game: poisoning the other seats' secrets
+    (a pending number, in the middle of a game) changes no prior; with priors given, a poisoned view still
+    gives every level the same decision."""
+    poisoner = POISONERS[game.key]
+    learner = game if isinstance(game, LearningGame) else None
+    assert learner is not None and poisoner is not None
+    rng = Random(9)
+    points = list(decision_points(game, 3, 5, every=2))
+    # Priors as the service makes them, from what the table saw of a game (here: at every point of one).
+    for state, seat in points:
+        other = (seat + 1) % 3
+        clean = learner.ai_priors({0: [PastGame(game.view(state, None), other)]})
+        dirty = learner.ai_priors({0: [PastGame(game.view(poisoner(state, seat, rng), None), other)]})
+        assert clean == dirty
+    late = points[-1][0]  # the table's view late in a game
+    priors = learner.ai_priors({1: [PastGame(game.view(late, None), 0)],
+                                2: [PastGame(game.view(late, None), 2)]})
+    assert priors is not None
+    checked = 0
+    for state, seat in decision_points(game, 3, 6, every=2):
+        one, other_state = poisoner(state, seat, rng), poisoner(state, seat, rng)
+        clean_view, dirty_view = game.view(one, seat), game.view(other_state, seat)
+        assert clean_view == dirty_view
+        for k, level in enumerate(game.ai_levels):
+            assert (learner.ai(dirty_view, seat, level, Random(k), priors)
+                    == learner.ai(clean_view, seat, level, Random(k), priors))
+        checked += 1
+    assert checked > 5

@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 Seat = int
 Action = Mapping[str, Any]
@@ -78,6 +78,43 @@ class RuleError(Exception):
     def __init__(self, message: str, key: str = "rule", **values: Any) -> None:
         self.key, self.values = key, values
         super().__init__(message)
+
+
+# Optional: AI that starts from what the players' past games showed -----------------------------------
+@dataclass(frozen=True, slots=True)
+class PastGame:
+    """One finished game a player played against this bot (an AI seat was at the table): what the whole
+    table saw at its end, ``Game.view(final state, None)`` (public by this protocol's definition, so never a
+    pending choice or a hidden sheet), and which seat in it was that player."""
+
+    view: Any = field(repr=False)
+    seat: Seat
+
+
+# Each human seat of a game that starts -> that player's past games of the same kind, newest first.
+History = Mapping[Seat, Sequence[PastGame]]
+
+
+@runtime_checkable
+class LearningGame(Protocol):
+    """What a game adds so that its AI may start from the players' finished games against this bot.
+
+    The core reads the history when the game starts (only when a seat of a level in ``ai_learning_levels``
+    is at the table), asks ``ai_priors`` for what the AI should believe, stores that with the game's start
+    (so that a restart, and anyone re-deriving the AI's moves for a replay, uses the very same priors), and
+    hands it back to ``ai`` at every AI move. The core never looks inside the priors.
+    """
+
+    ai_learning_levels: frozenset[str]
+
+    def ai_priors(self, history: History) -> Mapping[str, Any] | None:
+        """JSON-able priors from ``history`` (None: nothing to say, the AI plays as without history)."""
+        ...
+
+    def ai(self, view: Any, seat: Seat, level: str, rng: Random,
+           priors: Mapping[str, Any] | None = None) -> Action:
+        """As :meth:`Game.ai`, starting from ``priors`` (what :meth:`ai_priors` gave, or None)."""
+        ...
 
 
 class Game(Protocol, Generic[S, V, E]):

@@ -17,17 +17,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from random import Random
-from typing import Any
+from typing import Any, cast
 
 from storage.base import GameRecord, GameStore, StalePhase, WrongStatus
 
 from .clock import Clock
 from .errors import NotEnoughPlayers, NotFinished, NotHost, NotInGame, NotRunning, NotYourTurn, TurnOver
 from .fold import envelope, step_from_json, step_rng, step_to_json
-from .game import Action, Game, Prompt, RuleError, Seat, Step
+from .game import Action, Game, LearningGame, PastGame, Prompt, RuleError, Seat, Step
 from .lobby import GameSpec, LobbyService, successor
 from .options import check_seats, checked_options
-from .table import Table, by_position, fold, seed_of, stored_steps
+from .table import PRIORS_KEY, Table, by_position, fold, seed_of, stored_steps
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +35,9 @@ MIN_SEATS_TO_GO_ON = 2
 # The end_reason of a game stopped because fewer than two players (or only AI players) are left: it counts in
 # no statistic, and the front end says so.
 ABANDONED = "abandoned: fewer than two players left"
+# How many of each player's finished games against this bot a learning AI starts from (the newest): enough to
+# see a habit, few enough that one read at the start stays small, and people change how they play.
+PAST_GAMES_PER_PLAYER = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,12 +219,36 @@ class GameService(LobbyService):
             if len(record.seated) < game.seats.start:
                 raise NotEnoughPlayers(game.seats.start)
             check_seats(game.options, record.options, len(record.seated))
+            start: dict[str, Any] = {"seed": secrets.randbits(63)}
+            priors = await self._ai_priors(game, record)
+            if priors is not None:  # stored with the seed: what fixes the AI's moves is kept together
+                start[PRIORS_KEY] = dict(priors)
             now = self.clock.now()
-            record = await self.store.start_game(game_id, now + self.turn_seconds(record), now,
-                                                 {"seed": secrets.randbits(63)})
+            record = await self.store.start_game(game_id, now + self.turn_seconds(record), now, start)
             self._install(Table.load(game, record))
             table, reports = await self._settle(game_id)
             return Outcome(table, None, reports)
+
+    async def _ai_priors(self, game: Game[Any, Any, Any], record: GameRecord) -> Mapping[str, Any] | None:
+        """What a learning game's AI starts from: its ``ai_priors`` of each human's past games (one read)."""
+        if not isinstance(game, LearningGame):
+            return None
+        seated = [s for s in by_position(record).seats if s.state == "seated"]
+        if not any(s.ai_level in game.ai_learning_levels for s in seated):
+            return None  # no seat would use it: spare the read
+        humans = {s.seat: s.user_id for s in seated if s.user_id is not None and not s.is_ai}
+        if not humans:
+            return None
+        pasts = await self.store.past_games(record.kind, sorted(set(humans.values())), PAST_GAMES_PER_PLAYER)
+        if not pasts:
+            return None
+        try:
+            # Folding up to 20 games per player and weighing them is CPU work: off the event loop, as AI moves are.
+            return await asyncio.to_thread(_priors_from, game, humans, pasts)
+        except Exception:  # a fault in weighing the past must not keep the game from starting: no priors then
+            log.warning("game %s: the AI priors could not be computed; its AI starts without them", record.id,
+                        exc_info=True)
+            return None
 
     # Acting -------------------------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int, *, text: str | None = None, action: Action | None = None,
@@ -430,10 +457,13 @@ class GameService(LobbyService):
         game, state = table.game, table.state
         level = table.seat(seat).ai_level or ""
         view, rng = game.view(state, seat), self._rng(table, table.step, seat)
+        think = (partial(game.ai, view, seat, level, rng, priors=table.ai_priors)
+                 if table.ai_priors is not None and isinstance(game, LearningGame)
+                 else partial(game.ai, view, seat, level, rng))
         try:
             # In a worker thread: a strong AI thinks for a while, and the event loop (every other table, every
             # interaction's 3 s) must not wait for it. The view and the generator are this call's own.
-            proposed = await asyncio.to_thread(game.ai, view, seat, level, rng)
+            proposed = await asyncio.to_thread(think)
             return dict(game.check(state, seat, proposed))
         except RuleError as error:  # the key only: the refused value may be the seat's secret
             log.warning("game %s: AI seat %s proposed an action the rules refuse (%s)", table.id, seat, error.key)
@@ -444,3 +474,25 @@ class GameService(LobbyService):
         """Draws fixed by (game seed, step, seat): a replay, or a retry after a crash, draws the same."""
         return step_rng(table.seed, step, seat)
 
+
+
+def _priors_from(game: Game[Any, Any, Any], humans: Mapping[Seat, int], pasts: Sequence[GameRecord]
+                 ) -> Mapping[str, Any] | None:
+    """``game.ai_priors`` of what the table saw at the end of each past game, by the seat each human takes now.
+
+    Only the table's view of a finished game is handed on: what everyone at that table saw, never a draft.
+    """
+    history: dict[Seat, list[PastGame]] = {seat: [] for seat in humans}
+    for past in pasts:  # newest first, as the store returns them
+        try:
+            state, _ = fold(game, past)
+        except Exception:  # a game today's rules cannot fold again must not keep a new game from starting
+            log.warning("game %s cannot be folded again; its players' history leaves it out", past.id)
+            continue
+        view = game.view(state, None)
+        for s in by_position(past).seats:
+            for seat, user in humans.items():
+                if s.user_id == user:
+                    history[seat].append(PastGame(view, s.seat))
+    known = {seat: games for seat, games in history.items() if games}
+    return cast(LearningGame, game).ai_priors(known) if known else None

@@ -17,6 +17,7 @@ from .fold import fold as fold_steps
 from .game import Action, Game, Prompt, Seat
 
 AWAY_AFTER_MISSES = 2
+PRIORS_KEY = "ai_priors"  # the start action's key of the AI priors, beside "seed"
 
 
 def by_position(record: GameRecord) -> GameRecord:
@@ -62,6 +63,16 @@ def seed_of(record: GameRecord) -> int:
     return int(start.payload.get("seed", 0)) if start is not None else 0
 
 
+def priors_of(record: GameRecord) -> Mapping[str, Any] | None:
+    """The AI priors the game was started with (see ``bot.core.game.LearningGame``), None if none.
+
+    Kept in the ``start`` action beside the seed: computed once from the players' finished games when the
+    game started, they are part of what fixes the AI's moves, as the seed is."""
+    start = next((a for a in record.actions if a.kind == "start"), None)
+    priors = start.payload.get(PRIORS_KEY) if start is not None else None
+    return priors if isinstance(priors, Mapping) else None
+
+
 def fold(game: Game[Any, Any, Any], record: GameRecord, upto: int | None = None) -> tuple[Any, list[Any]]:
     """The state after the first ``upto`` stored steps (all by default) and the event of each of them."""
     record = by_position(record)
@@ -96,6 +107,8 @@ class Table:
     # Seat position -> stored seat number, for a game started with a gap in its seats (empty otherwise):
     # ``record`` is numbered by position, the store's rows by number.
     numbers: dict[Seat, int] = field(default_factory=dict, repr=False)
+    # What the game's AI starts from (LearningGame.ai_priors at the start), as stored; None for most games.
+    ai_priors: Mapping[str, Any] | None = field(default=None, repr=False)
 
     @classmethod
     def load(cls, game: Game[Any, Any, Any], record: GameRecord) -> Table:
@@ -107,7 +120,7 @@ class Table:
         state, _ = fold(game, record)
         drafts, rows = stored_drafts(record) if record.status == "running" else ({}, 0)
         return cls(replace(record, actions=()), game, state, seed_of(record), stored_steps(record), drafts, rows,
-                   numbers)
+                   numbers, priors_of(record))
 
     def stored(self, seat: Seat) -> int:
         """The seat number the store knows ``seat`` by."""

@@ -33,6 +33,12 @@ def level_name(level: str, lang: str) -> str:
     return t(key, lang) if key in catalog(DEFAULT) else level
 
 
+def level_about(game: str, level: str, lang: str) -> str | None:
+    """What an AI level of ``game`` does, in a line (a select option's description; None if unwritten)."""
+    key = f"{game}.ai.about.{level}"
+    return t(key, lang)[:100] if key in catalog(DEFAULT) else None  # Discord's limit for a description
+
+
 def _cog(interaction: Interaction) -> TableCog:
     return interaction.client.get_cog("Table")  # type: ignore[attr-defined,no-any-return]
 
@@ -60,7 +66,8 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 class AddAISelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                   template=r"play:" + GAME + r":lobby:ai:(?P<id>\d+)"):
     def __init__(self, game: str, game_id: int, levels: tuple[str, ...] = (), lang: str = DEFAULT) -> None:
-        options = [discord.SelectOption(label=t("core.ai.option", lang, level=level_name(level, lang)), value=level)
+        options = [discord.SelectOption(label=t("core.ai.option", lang, level=level_name(level, lang)), value=level,
+                                        description=level_about(game, level, lang))
                    for level in levels] or [discord.SelectOption(label="-")]
         super().__init__(discord.ui.Select(custom_id=f"play:{game}:lobby:ai:{game_id}",
                                            placeholder=t("core.ai.placeholder", lang), options=options))

@@ -236,8 +236,10 @@ def ending_bonus(view: View, seat: int, expected_gain: float) -> float:
 
 # --- the entry point -------------------------------------------------------------------------------------
 
-def decide(view: View, seat: int, level: str, rng: Random) -> Action:
-    """The AI's action for ``seat`` from its own view; deterministic given ``rng``."""
+def decide(view: View, seat: int, level: str, rng: Random,
+           fight_priors: Mapping[int, tuple[float, float]] | None = None) -> Action:
+    """The AI's action for ``seat`` from its own view; deterministic given ``rng``. ``fight_priors``: hard's
+    prior fight rate of some opponents, from their past games (see ai_hard.past_fight_prior)."""
     if level not in LEVELS:
         raise ValueError(f"unknown AI level {level!r}; choose one of {', '.join(LEVELS)}")
     if view.kind == "place":
@@ -259,5 +261,5 @@ def decide(view: View, seat: int, level: str, rng: Random) -> Action:
             return normal_fight(view, seat, rng)
         from .ai_hard import hard_fight as mixed_fight  # here: ai_hard builds on this module
 
-        return mixed_fight(view, seat, rng)
+        return mixed_fight(view, seat, rng, fight_priors)
     raise ValueError(f"nothing for seat {seat} to decide now ({view.kind})")

@@ -5,8 +5,9 @@ unused numbers each seat has). Nothing else: every opponent's sheet is sampled f
 that opponent revealed, paired the way a builder would (sometimes at random).
 
 * Opponent model: each opponent's fight rate this match (fights per round played, from a prior of about
-  one round in two), so a seat that fights every card is expected to fight, and one that never fights is
-  expected to pass; within that rate a strong number is likelier to fight than a weak one.
+  one round in two, or, in Discord, from how often that player fought in their finished games against this
+  bot), so a seat that fights every card is expected to fight, and one that never fights is expected to
+  pass; within that rate a strong number is likelier to fight than a weak one.
 * The length of the game: it ends after the round in which a seat uses its last number, so a seat with
   few numbers left that fights often ends it soon. A number kept for later is worth only the cards that
   are likely to be played (``reach``), and at most as many numbers as there are rounds left are useful.
@@ -31,6 +32,17 @@ KEEP_WEIGHT = 0.6
 TEMPERATURE = 0.12  # in points: how far apart two options may be and still both be played
 MIX_WINDOW = 0.35  # options further than this below the best are never drawn
 HARD_PLACE_NOISE = 1.0  # in number-value points, with three seats or more (see place_noise)
+# Past games (the game adapter's ai_priors) move the prior, counting as at most this many rounds more than
+# the default one: a player's habit is expected at once, while this match's own rounds soon weigh as much.
+PAST_WEIGHT_CAP = 6.0
+
+FightPriors = Mapping[int, tuple[float, float]]  # opponent seat -> (prior fight rate, rounds it counts as)
+
+
+def past_fight_prior(rounds: int, fights: int) -> tuple[float, float]:
+    """The prior (rate, weight) of a player who fought in ``fights`` of ``rounds`` rounds of past games."""
+    rate = (fights + PRIOR_RATE * PRIOR_WEIGHT) / (rounds + PRIOR_WEIGHT)
+    return rate, PRIOR_WEIGHT + min(float(rounds), PAST_WEIGHT_CAP)
 
 
 def place_noise(seats: int) -> float:
@@ -41,13 +53,15 @@ def place_noise(seats: int) -> float:
     return ai.PLACE_NOISE if seats <= 2 else HARD_PLACE_NOISE
 
 
-def fight_rates(view: View, seat: int) -> dict[int, float]:
-    """Each opponent's share of rounds it fought, this match, shrunk towards the prior."""
+def fight_rates(view: View, seat: int, priors: FightPriors | None = None) -> dict[int, float]:
+    """Each opponent's share of rounds it fought, this match, shrunk towards its prior (``priors``: from
+    past games, by seat; the default prior for a seat without)."""
     rounds = [f for g in view.past for f in g.history] + list(view.history)
     out = {}
     for s in ai.opponents(view, seat):
         fights = sum(1 for f in rounds if any(t == s for t, _ in f.fighters))
-        out[s] = (fights + PRIOR_RATE * PRIOR_WEIGHT) / (len(rounds) + PRIOR_WEIGHT)
+        rate, weight = (priors or {}).get(s, (PRIOR_RATE, PRIOR_WEIGHT))
+        out[s] = (fights + rate * weight) / (len(rounds) + weight)
     return out
 
 
@@ -109,14 +123,15 @@ def _gain(view: View, card: Card, n: int, picks: Mapping[int, int], x: int) -> f
     return (ai.card_worth(card, x) + ai.reward(view, x)) if top else 0.0
 
 
-def option_values(view: View, seat: int, rng: Random) -> dict[int | None, float]:
+def option_values(view: View, seat: int, rng: Random, priors: FightPriors | None = None
+                  ) -> dict[int | None, float]:
     """Each option's value (None: pass, worth 0): expected points now, less what the number is worth later."""
     card = CARD_BY_KEY[view.card or ""]
     options = fitting(view)
     if not options:
         return {None: 0.0}
     said = dict(view.declared)
-    rates = fight_rates(view, seat)
+    rates = fight_rates(view, seat, priors)
     rivals = [s for s in ai.opponents(view, seat) if view.unused[s] > 0]
     samples = max(24, 144 // max(1, len(rivals)))  # fewer per rival at a big table: the time stays bounded
     points = dict.fromkeys(options, 0.0)
@@ -137,8 +152,8 @@ def option_values(view: View, seat: int, rng: Random) -> dict[int | None, float]
     return values
 
 
-def hard_fight(view: View, seat: int, rng: Random) -> ai.Action:
-    values = option_values(view, seat, rng)
+def hard_fight(view: View, seat: int, rng: Random, priors: FightPriors | None = None) -> ai.Action:
+    values = option_values(view, seat, rng, priors)
     best = max(values.values())
     near = [(n, v) for n, v in values.items() if v >= best - MIX_WINDOW]
     weights = [math.exp((v - best) / TEMPERATURE) for _, v in near]

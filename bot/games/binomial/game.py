@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any
 
-from bot.core.game import Action, Option, Prompt, Result, Seat, Step
+from bot.core.game import Action, History, Option, Prompt, Result, Seat, Step
 
 from . import engine
 from .engine import Event, State, Variants
@@ -65,6 +65,8 @@ class BinomialGame:
         Option("match", False),  # True: a match of three games, points added up
     )
     ai_levels = ("easy", "normal", "hard")
+    # Only hard models its opponents (how often each fights): only a table with a hard seat reads past games.
+    ai_learning_levels = frozenset({"hard"})
 
     def setup(self, seats: int, options: Mapping[str, Any], seed: int) -> State:
         known = {o.name for o in self.options} | FRONT_END_OPTIONS
@@ -172,10 +174,45 @@ class BinomialGame:
                            "points_by_card": dict(st.points_by_card)}
         return Result(dict(enumerate(state.totals)), state.winners(), extra)
 
-    def ai(self, view: View, seat: Seat, level: str, rng: Random) -> Action:
+    def ai_priors(self, history: History) -> dict[str, dict[str, int]] | None:
+        """How often each human fought in their past games: rounds played and rounds fought, by seat now.
+
+        Only the revealed picks are read (who fought which card), never a sheet, though a finished game's
+        view shows every sheet."""
+        found = {}
+        for seat, games in history.items():
+            rounds = fights = 0
+            for past in games:
+                view: View = past.view
+                for fight in (*(f for g in view.past for f in g.history), *view.history):
+                    rounds += 1
+                    fights += any(s == past.seat for s, _ in fight.fighters)
+            if rounds:
+                found[str(seat)] = {"rounds": rounds, "fights": fights}
+        return found or None
+
+    def ai(self, view: View, seat: Seat, level: str, rng: Random, priors: Mapping[str, Any] | None = None
+           ) -> Action:
         from .ai import decide
 
-        return decide(view, seat, level, rng)
+        return decide(view, seat, level, rng, fight_priors(priors))
+
+
+def fight_priors(priors: object) -> dict[int, tuple[float, float]] | None:
+    """Stored priors (``ai_priors``) as hard's prior fight rate per seat; anything malformed is left out."""
+    from .ai_hard import past_fight_prior
+
+    if not isinstance(priors, Mapping):
+        return None
+    found = {}
+    for key, counts in priors.items():
+        if not (isinstance(key, str) and key.isdigit() and isinstance(counts, Mapping)):
+            continue
+        rounds, fights = counts.get("rounds"), counts.get("fights")
+        if (isinstance(rounds, int) and isinstance(fights, int) and not isinstance(rounds, bool)
+                and not isinstance(fights, bool) and 0 <= fights <= rounds and rounds > 0):
+            found[int(key)] = past_fight_prior(rounds, fights)
+    return found or None
 
 
 GAME = BinomialGame()

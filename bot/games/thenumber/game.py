@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from bot.core.game import Action, Game, Option, Prompt, Result, RuleError, Seat, Step
+from bot.core.game import Action, Game, History, Option, Prompt, Result, RuleError, Seat, Step
 
 from . import ai, rules
+from .ai_history import checked_priors, prior_from_history
 from .check import Status
 from .engine import GameState, PublicView, TurnOutcome, new_game, play_turn, public_view, validate_choice
 from .errors import BadSeating, GameOver, MalformedNumber, NotSeated, SitsOut, TheNumberError, UnavailableDigit
@@ -89,6 +90,8 @@ class TheNumber:
     seats = range(rules.MIN_SEATS, rules.MAX_SEATS + 1)
     options = (TURN_SECONDS,)
     ai_levels = ai.LEVELS
+    # Only hard models its opponents: only a table with a hard seat reads the players' past games.
+    ai_learning_levels = frozenset({"hard"})
 
     def __repr__(self) -> str:
         return f"<game {self.key}>"
@@ -157,10 +160,20 @@ class TheNumber:
                              "numbers": numbers}
         return Result({int(p): scores[p] for p in state.players}, frozenset(int(p) for p in winners), extra)
 
-    def ai(self, view: PublicView | SeatView, seat: Seat, level: str, rng: Random) -> Action:
-        """An AI seat's number, from the public part of its view only (as bot/games/thenumber/ai.py wants)."""
+    def ai_priors(self, history: History) -> dict[str, dict[str, float]] | None:
+        """Each human's prior over player types (see ai_history), by the engine's name for their seat now.
+
+        Only the public view of each past game is read: the numbers that game revealed."""
+        priors = {player(seat): prior_from_history([(table_of(p.view), player(p.seat)) for p in games])
+                  for seat, games in history.items()}
+        return priors or None
+
+    def ai(self, view: PublicView | SeatView, seat: Seat, level: str, rng: Random,
+           priors: Mapping[str, Any] | None = None) -> Action:
+        """An AI seat's number, from the public part of its view only (as bot/games/thenumber/ai.py wants),
+        and, for hard, the priors the game started with (ai_priors of the players' past games)."""
         try:
-            return {FIELD: ai.choose_number(table_of(view), player(seat), level, rng)}
+            return {FIELD: ai.choose_number(table_of(view), player(seat), level, rng, checked_priors(priors))}
         except TheNumberError as error:
             raise refused(error) from None
 

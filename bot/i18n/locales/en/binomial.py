@@ -176,4 +176,8 @@ MESSAGES = {
                                                 "the largest wins"),
     "binomial.fits.closest_to_50": "any number; the closest to fifty wins",
     "binomial.fits.digits_sum_10": "the digits add up to ten; the largest wins",
+    # What each AI level does, under its name in the lobby's select (Discord: at most 100 characters).
+    "binomial.ai.about.easy": "A beginner: half its digits anywhere, fights on a whim with any fitting number",
+    "binomial.ai.about.normal": "Sound: builds numbers for the cards to come, fights when its number should win",
+    "binomial.ai.about.hard": "Guesses the sheets from the rolls, learns who fights, keeps its own sheet hard to read",
 }

@@ -90,4 +90,8 @@ MESSAGES = {
     "numeri.error.ended_mid_split": "Token {first}'s move ended the game, so token {partner} does not move.",
     "numeri.error.bad_input": "Type the token to move, like 4, or two for a split, like 1 3 (not {text}).",
     "numeri.error.bad_seats": "Numeri is for 2 to 4 players, not {seats}.",
+    # What each AI level does, under its name in the lobby's select (Discord: at most 100 characters).
+    "numeri.ai.about.easy": "A beginner: a random legal move, now and then the one that scores most",
+    "numeri.ai.about.normal": "Sound: the best gain now, chains for extra throws, ends the game only to win",
+    "numeri.ai.about.hard": "Weighs the squares ahead, looks over the die, plays the end out over the dice",
 }

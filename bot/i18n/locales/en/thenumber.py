@@ -116,4 +116,8 @@ MESSAGES = {
                              "wins; ties share the win."),
     "thenumber.rules.bonus_title": "Bonus for the biggest approved number",
     "thenumber.rules.bonus_item": "turn {turn}: +{bonus}",
+    # What each AI level does, under its name in the lobby's select (Discord: at most 100 characters).
+    "thenumber.ai.about.easy": "A beginner: any legal number, mid values liked; wastes good digits",
+    "thenumber.ai.about.normal": "Sound: weighs points, bonus and the digits it keeps against the other boards",
+    "thenumber.ai.about.hard": "Learns each player's habits (this game and past ones against it) and mixes its numbers",
 }

@@ -180,4 +180,8 @@ MESSAGES = {
                                                 "le plus grand gagne"),
     "binomial.fits.closest_to_50": "tout nombre ; le plus proche de cinquante gagne",
     "binomial.fits.digits_sum_10": "les chiffres font dix ensemble ; le plus grand gagne",
+    # Ce que fait chaque niveau d'IA, sous son nom dans le menu du salon (100 caractères au plus).
+    "binomial.ai.about.easy": "Débutante : la moitié de ses chiffres n'importe où, combat au hasard",
+    "binomial.ai.about.normal": "Solide : construit pour les cartes à venir, combat quand son nombre doit gagner",
+    "binomial.ai.about.hard": "Devine les grilles d'après les tirages, apprend qui combat, reste difficile à lire",
 }

@@ -94,4 +94,8 @@ MESSAGES = {
     "numeri.error.ended_mid_split": "L'avancée du pion {first} a terminé la partie : le pion {partner} n'avance pas.",
     "numeri.error.bad_input": "Tapez le pion à avancer, comme 4, ou deux pour un partage, comme 1 3 (pas {text}).",
     "numeri.error.bad_seats": "Numeri se joue de 2 à 4 joueurs, pas {seats}.",
+    # Ce que fait chaque niveau d'IA, sous son nom dans le menu du salon (100 caractères au plus).
+    "numeri.ai.about.easy": "Débutante : un coup permis au hasard, parfois celui qui rapporte le plus",
+    "numeri.ai.about.normal": "Solide : le meilleur gain immédiat, les relances, ne finit que pour gagner",
+    "numeri.ai.about.hard": "Pèse les cases à venir, anticipe le dé et joue la fin sur tous les lancers",
 }

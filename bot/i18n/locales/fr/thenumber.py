@@ -122,4 +122,8 @@ MESSAGES = {
                              "deux manches gagne ; les égalités partagent la victoire."),
     "thenumber.rules.bonus_title": "Bonus du plus grand nombre validé",
     "thenumber.rules.bonus_item": "tour {turn} : +{bonus}",
+    # Ce que fait chaque niveau d'IA, sous son nom dans le menu du salon (100 caractères au plus).
+    "thenumber.ai.about.easy": "Débutante : un nombre permis au hasard, plutôt moyen ; gâche ses bons chiffres",
+    "thenumber.ai.about.normal": "Solide : pèse points, bonus et chiffres gardés face aux autres grilles",
+    "thenumber.ai.about.hard": "Apprend les habitudes de chacun (cette partie et les passées) et varie ses nombres",
 }

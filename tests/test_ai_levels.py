@@ -1,0 +1,50 @@
+"""The AI levels say what they do (issue 17 point 5): under each level in the lobby's select, and in the README."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.games import GAMES
+from bot.i18n import LANGUAGES, catalog, t
+from tests.discord_world import World, open_lobby
+from tests.fakediscord import Message
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+TITLES = {"thenumber": "The Number", "numeri": "Numeri", "binomial": "Binomial"}
+
+
+def ai_select(message: Message) -> dict[str, Any]:
+    return next(c for row in message.components for c in row.get("components", [])
+                if c.get("type") == 3 and ":lobby:ai:" in c.get("custom_id", ""))
+
+
+def test_every_level_of_every_game_has_a_line_in_every_language() -> None:
+    for game in GAMES:
+        for lang in LANGUAGES:
+            lines = [catalog(lang)[f"{game.key}.ai.about.{level}"] for level in game.ai_levels]
+            assert all(0 < len(line) <= 100 for line in lines), (game.key, lang)  # Discord's limit
+            assert len(set(lines)) == len(lines)  # the levels are told apart
+
+
+@pytest.mark.parametrize("command, game", [("thenumber start", "thenumber"), ("numeri start", "numeri"),
+                                           ("binomial start", "binomial")])
+async def test_the_lobbys_ai_select_says_what_each_level_does(world: World, command: str, game: str) -> None:
+    lobby = await open_lobby(world, command, ("ana",))
+    options = ai_select(lobby)["options"]
+    assert [o["value"] for o in options] == ["easy", "normal", "hard"]
+    for option in options:
+        assert option["description"] == t(f"{game}.ai.about.{option['value']}", "en")
+    assert "past" in options[2]["description"] or game != "thenumber"  # hard remembers past games
+    assert world.fake.violations == []
+
+
+def test_the_readme_describes_easy_normal_and_hard_for_every_game() -> None:
+    section = README.split("## AI players and the arena", 1)[1].split("\n## ", 1)[0]
+    for level in ("easy", "normal", "hard"):
+        item = section.split(f"- **{level}**", 1)[1].split("\n- **", 1)[0]
+        for title in TITLES.values():
+            assert f"in {title}" in item, (level, title)
+    assert "finished games" in section  # hard in The Number starts from the players' past games
