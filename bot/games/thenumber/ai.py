@@ -34,8 +34,8 @@ LEVEL_DESCRIPTIONS: Mapping[str, str] = {
             "good digits, like a beginner.",
     "normal": "Normal: plays soundly; weighs the points, the bonus and the digits it keeps for later against "
               "what the others can write, with a little variety.",
-    "hard": "Hard: watches how each opponent has played this game, answers their habits, and mixes its "
-            "choices so that it cannot be read.",
+    "hard": "Hard: watches how each opponent plays, this game and in their finished games against the bot, "
+            "answers their habits, and mixes its choices so that it cannot be read.",
 }
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "LEVEL_DESCRIPTIONS", "NORMAL_TEMPERATURE", "AIPlayer", "choose_number",
            "decision_rng", "hard_distribution", "normal_dist"]
