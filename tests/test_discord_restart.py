@@ -12,12 +12,14 @@ async def test_restart_in_the_middle_of_a_turn_keeps_everything(world: World) ->
     await world.restart()
     # a modal opened before the restart still works, and so does the old message's button
     ben = await (await world.users["ben"].submit_modal(ben_modal, {"number": "240"})).wait()
-    assert ben.ephemeral and ben.content.startswith("Locked in 240")
+    assert (await world.answer(ben)).startswith("Locked in 240")
     cy = await world.modal("cy", "999", message=status)
-    assert "revealing now" in cy.content
+    assert "revealing now" in await world.answer(cy)
     reveal = await eventually(lambda: world.reveals(), what="the reveal")
     text = world.fake.visible_text(reveal[0])
     assert "`513` 🔺 Ana" in text and "`240` 🔷 Ben" in text and "`999` 🟢 Cy" in text
+    # the turn message found after the restart was closed by the last choice's answer, and told nothing twice
+    assert world.fake.world.messages[status.id].components == [] and len(world.reveals()) == 1
 
 
 async def test_deadlines_are_honoured_from_the_database_after_a_restart(world: World) -> None:
