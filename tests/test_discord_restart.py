@@ -57,7 +57,7 @@ async def test_commands_are_synced_only_when_they_change(world: World) -> None:
 
 
 async def test_a_turn_committed_but_never_announced_is_revealed_once_after_restart(world: World) -> None:
-    await world.start_game(("ana", "ben"))
+    first = await world.start_game(("ana", "ben"))
     await world.dm("ana", "513")
     # The bot dies right after committing the turn, before posting anything: simulate it.
     done = await world.bot.games.act(1, world.users["ben"].id, text="240")  # the last number commits the turn
@@ -69,6 +69,9 @@ async def test_a_turn_committed_but_never_announced_is_revealed_once_after_resta
     assert len(world.reveals()) == 1
     statuses = [m for m in world.fake.messages(world.general) if "Turn 2 of 5" in world.fake.visible_text(m)]
     assert len(statuses) == 1
+    # the turn message the crash left open was found in the channel and closed, once
+    assert world.fake.world.messages[first.id].components == []
+    assert len(world.fake.requests_to("PATCH", rf"/messages/{first.id}$")) == 1
 
 
 async def test_a_reveal_resent_after_a_crash_appears_once(world: World) -> None:
