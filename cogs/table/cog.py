@@ -583,12 +583,15 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         """The private answer to a stored choice, then the announcement. ``interaction``: the choice came
         through the turn message of ``step``, whose update (or close) answers it before the private line."""
         updated = False
-        if interaction is not None and step is not None and outcome.ack is not None:
+        draft = not outcome.reports and outcome.table.prompt is not None and outcome.table.prompt.sealed
+        # a changed draft changes nothing the turn message shows: only the private line answers it
+        same = draft and outcome.ack is not None and outcome.ack.changed and interaction is not None
+        if interaction is not None and step is not None and outcome.ack is not None and not same:
             updated = await self.talk.update_in_response(interaction, outcome.table.id, step, outcome.reports,
                                                          lambda **fields: edit(interaction, **fields))
         if outcome.ack is not None:
             await answer(self._ack_text(outcome, lang))
-            if not outcome.reports and outcome.table.prompt is not None and outcome.table.prompt.sealed and not updated:
+            if draft and not updated and not same:
                 self.talk.choice_made(outcome.table, outside=interaction is None)
         else:
             await answer(t("core.done", lang))
