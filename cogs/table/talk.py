@@ -119,7 +119,8 @@ class Talk:
         self.turn_messages: dict[int, TurnMessage] = {}
         # Per game, how many more REST calls this step may spend on status edits and reminders. A step costs
         # N acknowledgements, its report and the next turn message; edits and reminders share the rest of a
-        # budget of 2N + 3 calls, so a step never costs more however the choices are spread.
+        # budget of 2N + 3 calls, so a step never costs more however the choices are spread. A game reminded
+        # in the channel (``reminder_line``) has one spare call: its reminder edit, or the close after a DM.
         self._spare_calls: dict[int, int] = {}
         self._sweeping: asyncio.Task[None] | None = None
         # After a start, until restore() is done: the games already caught up (see take_up).
