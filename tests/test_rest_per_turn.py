@@ -10,9 +10,12 @@ reminder DM per awaited player would break these.
 import random
 from pathlib import Path
 
+import discord
 import pytest
 
 from bench.api_economy import PLAYERS, game_turns, limit_for
+from cogs.table.presenter import Card, Picture
+from cogs.table.talk import combined
 
 
 @pytest.mark.parametrize("spread", [False, True], ids=["burst", "spread"])
@@ -26,3 +29,13 @@ async def test_a_turn_costs_at_most_its_budget_of_rate_limited_calls(tmp_path: P
         assert min(others) >= len(PLAYERS) - 1, others
     else:  # the modal's answers and acknowledgements go through the interaction, not the global limit
         assert min(t["interaction"] for t in turns) >= len(PLAYERS), turns
+
+
+def test_a_report_goes_with_the_turn_message_only_within_discords_limits() -> None:
+    one = Card("a", (discord.Embed(description="x" * 3001),))
+    together = combined(one, Card(None, (discord.Embed(title="turn"),)))
+    assert together is not None and together.content == "a" and len(together.embeds) == 2
+    assert combined(one, one) is None  # 6,000 characters of embeds at most
+    assert combined(Card(embeds=tuple(discord.Embed(title=str(i)) for i in range(9))), Card(embeds=(
+        discord.Embed(title="9"), discord.Embed(title="10")))) is None  # 10 embeds at most
+    assert combined(Card(pictures=(Picture("a.png", b""),)), Card("turn")) is None  # pictures go alone
