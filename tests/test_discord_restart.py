@@ -31,6 +31,20 @@ async def test_deadlines_are_honoured_from_the_database_after_a_restart(world: W
     assert "Ben: ⌛ missing" in world.fake.visible_text(reveal[0])
 
 
+async def test_a_turn_message_found_after_a_restart_is_closed_with_the_reveal_it_carries(world: World) -> None:
+    await world.start_game(("ana", "ben"))
+    await world.play_turn({"ana": "513", "ben": "240"})
+    second = await world.wait_status("Turn 2 of 5")  # turn 1's reveal at its top
+    await world.dm("ana", "678")
+    await world.restart()
+    await world.advance(61)
+    await eventually(lambda: len(world.reveals()) == 2, what="the reveal at the stored deadline")
+    closed = world.fake.visible_text(world.fake.world.messages[second.id])
+    assert world.fake.world.messages[second.id].components == []
+    assert "Round 1 · Turn 1: reveal" in closed and "Turn 2 of 5: closed" in closed and "Ben: ⌛ no number" in closed
+    assert "Choose secretly" not in closed and world.fake.violations == []
+
+
 async def test_a_deadline_that_passed_while_the_bot_was_down_reveals_at_start(world: World) -> None:
     await world.start_game(("ana", "ben"))
     await world.stop_bot()

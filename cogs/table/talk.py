@@ -396,9 +396,19 @@ class Talk:
     async def _close(self, table: Table, up: TurnMessage, ended: Happened | None, lang: str) -> None:
         """The turn message of a step told in a report, once the step is over: closed (no buttons, nor the
         reminder) by one edit, when no interaction could do it (a deadline, a DM)."""
-        card = self.closed_card(table, up, ended, lang) if ended is not None else None
+        partial = self.channel(table.record.channel_id).get_partial_message(up.message_id)
+        head = up.head
+        if head is None and ended is not None and hasattr(self.presenter(table), "closed"):
+            # found after a restart: what is above the turn's own card (its last embed unless the current
+            # step's card says otherwise) is read from the message, once
+            try:
+                embeds = (await partial.fetch()).embeds
+                own = len(self._status(table, table.prompt, seat_infos(table), (), lang).embeds) if table.prompt else 1
+                head = tuple(embeds[:max(0, len(embeds) - own)])
+            except discord.HTTPException as exc:
+                log.info("game %s: could not read the turn message %s: %s", table.id, up.message_id, exc)
+        card = self.closed_card(table, up, ended, lang, head) if ended is not None else None
         try:
-            partial = self.channel(table.record.channel_id).get_partial_message(up.message_id)
             if card is None:
                 await partial.edit(content=None, view=None)
             else:
