@@ -100,7 +100,7 @@ class TurnMessage:
     since: tuple[Happened, ...] = ()  # what it told before its own step
     thread: str | None = None  # the presenter's thread key: later steps of the same thread edit this message
     # The embeds shown above the turn's own card (a report posted with it); None: not known (found after a
-    # restart), so an edit that would have to resend them only removes the buttons.
+    # restart): learnt from the message an interaction carries, or read once before the close.
     head: tuple[discord.Embed, ...] | None = ()
     reminded: bool = False  # the reminder line is shown (kept by later updates of the message)
 
@@ -677,6 +677,8 @@ class Talk:
                 own = len(self._status(table, table.prompt, seat_infos(table), up.since, lang).embeds)
                 head = tuple(message.embeds[:max(0, len(message.embeds) - own)])
             ended = next((r for r in reports if r.step == step), None)
+            if ended is not None and self.continues(table, step):
+                return False  # the same thread goes on in this message: announcing edits it
             if ended is None:
                 if not table.running or table.step != step or table.prompt is None:
                     return False
