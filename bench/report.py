@@ -55,8 +55,9 @@ so a durable figure means something only beside the disk's own rate at the same 
 - **API.** A whole game (10 turns) per case with the `tests/discord_world.World` helper, a fake clock and
   60 s turns; 5 players, a reminder 30 s before the deadline. "Within one second": one choice every 0.2 s;
   "spread": at 5, 15, 25, 35, 45 s. A turn's calls run from its first choice to the next turn's status
-  message. For the modal path the button -> modal callbacks are Discord's protocol, not messages: they are
-  reported but not counted against the target. The "concurrent games under 50 requests/s" lines are still
+  message. The targets count the rate-limited calls: interaction callbacks and followups (the modal's
+  opening, its answer updating the turn message, the private acknowledgement) are reported apart, as
+  Discord's global limit does not apply to them. The "concurrent games under 50 requests/s" lines are still
   the formula 50 x turn seconds / the worst turn's non-interaction calls, not a simulation.
 - **Opening tables.** `/thenumber start` in 200 and in 2,000 fresh channels (16 in flight) on the real bot,
   REST over HTTP to the fake; an opening is timed to the end of its handler (the answer, then the opener's

@@ -274,6 +274,8 @@ class Stack:
         """One modal choice, awaited until the fake has its answer; True when the answer is right."""
         result = await self.submit(index)
         await result.until(lambda r: r.response_type is not None or bool(r.rejections), 30, "an answer")
+        if result.response_type in (6, 7):  # the turn message updated: the acknowledgement is a followup
+            await result.until(lambda r: bool(r.followup_ids) or bool(r.rejections), 30, "the acknowledgement")
         return _good(result, product)
 
     async def dm(self, index: int, product: bool) -> bool:
@@ -294,9 +296,11 @@ class Stack:
 
 
 def _good(r: InteractionResult, product: bool) -> bool:
-    ok = r.response_type == 4 and r.ephemeral and not r.rejections
+    """An ephemeral answer (the floor's, a refusal), or the turn message updated and a private followup."""
+    private = r.followups[0] if r.response_type in (6, 7) and r.followups else None
+    ok = not r.rejections and ((r.response_type == 4 and r.ephemeral) or (private is not None and private.ephemeral))
     if ok and product:
-        ok = r.content.startswith(("Locked in", "Changed to"))
+        ok = (private.content if private is not None else r.content).startswith(("Locked in", "Changed to"))
     return ok
 
 

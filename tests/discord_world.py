@@ -157,6 +157,17 @@ class World:
         assert opened.response_type == 9, opened.text()
         return await (await user.submit_modal(opened, {"number": text})).wait()
 
+    @staticmethod
+    async def answer(result: InteractionResult) -> str:
+        """The private line a modal's submitter reads: the ephemeral response, or, when the submission updated
+        the turn message (type 7, or a deferred update), the ephemeral followup after it."""
+        if result.response_type in (6, 7):
+            followups = await result.wait_followups(1)
+            assert followups[0].ephemeral, "the acknowledgement must be private"
+            return followups[0].content
+        assert result.ephemeral, result.text()
+        return result.content
+
     async def play_turn(self, numbers: dict[str, str]) -> Message:
         """Everyone in ``numbers`` chooses by DM; returns the reveal message."""
         before = len(self.reveals())

@@ -45,7 +45,7 @@ async def test_a_whole_game_in_french(french_server: World) -> None:
     refused = await world.dm("ben", "5a3")
     assert refused.startswith("Ce n'est pas un nombre jouable : il faut trois chiffres, par exemple 407.")
     form = await world.modal("ben", "513")
-    assert form.content.startswith("513 enregistré")
+    assert (await world.answer(form)).startswith("513 enregistré")
     await world.dm("cy", "444")
     first = await eventually(lambda: world.reveals_fr(), what="the French reveal")
     text = world.fake.visible_text(first[0])

@@ -39,8 +39,8 @@ async def test_crossed_off_digit_is_refused_with_the_available_digits(world: Wor
 async def test_modal_choice_and_status_shows_who_not_what(world: World) -> None:
     await world.start_game(("ana", "ben", "cy"))
     result = await world.modal("ana", "408")
-    assert result.ephemeral and result.content.startswith("Locked in 408")
-    await world.advance(3)  # the coalesced status refresh
+    assert (await world.answer(result)).startswith("Locked in 408")
+    assert result.response_type == 7  # the answer itself updated the turn message: no REST call of its own
     status_text = world.fake.visible_text(world.status_message())
     assert re.search(r"Ana: ✅ has chosen", status_text) and re.search(r"Ben: ⏳ choosing", status_text)
     for message in world.fake.messages(world.general):
@@ -58,8 +58,8 @@ async def test_dm_from_someone_not_playing_explains_how_to_start(world: World) -
 async def test_a_player_who_blocks_dms_plays_through_the_modal(world: World) -> None:
     await world.start_game(("ana", "eve"))
     await world.dm("ana", "513")
-    chosen = await world.modal("eve", "220")
-    assert chosen.content.startswith("Locked in 220") and "revealing now" in chosen.content
+    chosen = await world.answer(await world.modal("eve", "220"))
+    assert chosen.startswith("Locked in 220") and "revealing now" in chosen
     reveal = await eventually(lambda: world.reveals(), what="the reveal")
     assert "Eve: ✅ approved" in world.fake.visible_text(reveal[0])
 
@@ -156,16 +156,24 @@ async def test_score_and_digits_at_any_moment(world: World) -> None:
 
 async def test_timer_reminds_then_reveals_with_a_missing_player(world: World) -> None:
     await world.start_game(("ana", "ben", "cy"))
-    await world.dm("ana", "513")
-    await world.dm("ben", "240")
+    status = world.status_message()
+    await world.modal("ana", "513")
+    await world.modal("ben", "240")
     await world.advance(31)  # 29 s left: reminder time
-    reminder = await eventually(lambda: [m for m in world.fake.dms(world.users["cy"]) if "⏰" in m.content])
-    assert "left to choose" in reminder[0].content
-    assert not [m for m in world.fake.dms(world.users["ana"]) if "⏰" in m.content]
+    # one edit of the turn message for everyone awaited, naming (never pinging) them; no DM
+    reminded = await eventually(lambda: "⏰" in world.fake.world.messages[status.id].content and status)
+    assert "29 s** left · waiting for 🟢 Cy" in reminded.content and "Ana" not in reminded.content
+    assert reminded.mention_ids == []
+    assert not [m for name in ("ana", "ben", "cy") for m in world.fake.dms(world.users[name]) if "⏰" in m.content]
     await world.advance(30)
     reveal = await eventually(lambda: world.reveals(), what="the reveal at the deadline")
     text = world.fake.visible_text(reveal[0])
     assert "Cy: ⌛ missing" in text and "timer ran out" in text
+    # the turn message is closed by the deadline: no buttons, no reminder, who missed it
+    closed = world.fake.world.messages[status.id]
+    assert closed.components == [] and closed.content == ""
+    closed_text = world.fake.visible_text(closed)
+    assert "Time is up" in closed_text and "Cy: ⌛ no number in time" in closed_text and "Ana: ✅" in closed_text
     table = await world.bot.games.table(1)
     assert table.state.available("2") == frozenset(range(10))
 
@@ -194,6 +202,9 @@ async def test_stale_buttons_answer_privately(world: World) -> None:
     await (await world.users["ana"].click(lobby, "Start")).wait()
     first_status = await eventually(world._status_or_none, what="the status message")
     assert world.fake.world.messages[lobby.id].components == []  # the lobby closes when the game starts
+    # a turn message is closed once its turn is over; one left open (here its close is refused, like the
+    # messages posted before closing existed) answers its old button privately
+    world.fake.fail_next("PATCH", rf"/messages/{first_status.id}$", 403, 50013)
     await world.play_turn({"ana": "123", "ben": "456"})
     old = await (await world.users["ana"].click(first_status, "Choose secretly")).wait()
     assert old.ephemeral and "That turn is already over" in old.content

@@ -12,12 +12,14 @@ async def test_restart_in_the_middle_of_a_turn_keeps_everything(world: World) ->
     await world.restart()
     # a modal opened before the restart still works, and so does the old message's button
     ben = await (await world.users["ben"].submit_modal(ben_modal, {"number": "240"})).wait()
-    assert ben.ephemeral and ben.content.startswith("Locked in 240")
+    assert (await world.answer(ben)).startswith("Locked in 240")
     cy = await world.modal("cy", "999", message=status)
-    assert "revealing now" in cy.content
+    assert "revealing now" in await world.answer(cy)
     reveal = await eventually(lambda: world.reveals(), what="the reveal")
     text = world.fake.visible_text(reveal[0])
     assert "`513` 🔺 Ana" in text and "`240` 🔷 Ben" in text and "`999` 🟢 Cy" in text
+    # the turn message found after the restart was closed by the last choice's answer, and told nothing twice
+    assert world.fake.world.messages[status.id].components == [] and len(world.reveals()) == 1
 
 
 async def test_deadlines_are_honoured_from_the_database_after_a_restart(world: World) -> None:
@@ -27,6 +29,20 @@ async def test_deadlines_are_honoured_from_the_database_after_a_restart(world: W
     await world.advance(61)
     reveal = await eventually(lambda: world.reveals(), what="the reveal at the stored deadline")
     assert "Ben: ⌛ missing" in world.fake.visible_text(reveal[0])
+
+
+async def test_a_turn_message_found_after_a_restart_is_closed_with_the_reveal_it_carries(world: World) -> None:
+    await world.start_game(("ana", "ben"))
+    await world.play_turn({"ana": "513", "ben": "240"})
+    second = await world.wait_status("Turn 2 of 5")  # turn 1's reveal at its top
+    await world.dm("ana", "678")
+    await world.restart()
+    await world.advance(61)
+    await eventually(lambda: len(world.reveals()) == 2, what="the reveal at the stored deadline")
+    closed = world.fake.visible_text(world.fake.world.messages[second.id])
+    assert world.fake.world.messages[second.id].components == []
+    assert "Round 1 · Turn 1: reveal" in closed and "Turn 2 of 5: closed" in closed and "Ben: ⌛ no number" in closed
+    assert "Choose secretly" not in closed and world.fake.violations == []
 
 
 async def test_a_deadline_that_passed_while_the_bot_was_down_reveals_at_start(world: World) -> None:
@@ -55,7 +71,7 @@ async def test_commands_are_synced_only_when_they_change(world: World) -> None:
 
 
 async def test_a_turn_committed_but_never_announced_is_revealed_once_after_restart(world: World) -> None:
-    await world.start_game(("ana", "ben"))
+    first = await world.start_game(("ana", "ben"))
     await world.dm("ana", "513")
     # The bot dies right after committing the turn, before posting anything: simulate it.
     done = await world.bot.games.act(1, world.users["ben"].id, text="240")  # the last number commits the turn
@@ -67,6 +83,9 @@ async def test_a_turn_committed_but_never_announced_is_revealed_once_after_resta
     assert len(world.reveals()) == 1
     statuses = [m for m in world.fake.messages(world.general) if "Turn 2 of 5" in world.fake.visible_text(m)]
     assert len(statuses) == 1
+    # the turn message the crash left open was found in the channel and closed, once
+    assert world.fake.world.messages[first.id].components == []
+    assert len(world.fake.requests_to("PATCH", rf"/messages/{first.id}$")) == 1
 
 
 async def test_a_reveal_resent_after_a_crash_appears_once(world: World) -> None:

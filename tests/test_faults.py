@@ -31,7 +31,12 @@ async def test_server_errors_on_the_reveal_are_retried_and_it_is_posted_once(wor
     statuses = [r.status for r in world.fake.requests_to("POST", posts_in(world))]
     assert statuses.count(503) == 2 and statuses.count(502) == 1
     assert len(world.reveals()) == 1
-    record = await world.bot.store.load_game(1)
+    # the reveal is told with the next turn's message: marked as told just after that post
+    for _ in range(2000):
+        record = await world.bot.store.load_game(1)
+        if record.announced_phase >= 0:
+            break
+        await asyncio.sleep(0.01)
     assert record.announced_phase == 0
 
 
@@ -105,10 +110,12 @@ async def test_a_locked_database_makes_the_bot_wait_not_lose_the_choice(world: W
     answer = await (await world.users["ben"].click(world.status_message(), "Choose secretly")).wait()
     submitted = await world.users["ben"].submit_modal(answer, {"number": "240"})
     await submitted.wait()
-    # deferred while the database was locked: in time, or the fake would have refused it (10062)
-    assert submitted.response_type == 5 and submitted.rejections == []
-    edits = await submitted.wait_edits(1)  # the answer replaces the "thinking" message
-    assert edits[0]["content"].startswith("Locked in 240") and submitted.ephemeral
+    # deferred while the database was locked, as an update of the turn message: in time, or the fake would
+    # have refused it (10062); the answer then updates that message and the acknowledgement follows privately
+    assert submitted.response_type == 6 and submitted.rejections == []
+    edits = await submitted.wait_edits(1)
+    assert "Ben: ✅ has chosen" in world.fake.visible_text(edits[0])
+    assert (await world.answer(submitted)).startswith("Locked in 240")
     dm_answer = await world.dm("ana", "513")
     assert dm_answer.startswith("Locked in 513")
     await asyncio.to_thread(holder.join)

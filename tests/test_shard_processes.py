@@ -143,7 +143,9 @@ class Game:
             opened = await (await user.click(status, "Choose secretly")).wait()
             assert opened.response_type == 9, opened.text()
             done = await (await user.submit_modal(opened, {"number": number})).wait()
-            assert re.match(rf"(Locked in|Changed to) {number} ", done.text()), done.text()
+            # the answer updates the turn message; the acknowledgement follows privately
+            said = (await done.wait_followups(1))[0].content if done.response_type in (6, 7) else done.text()
+            assert re.match(rf"(Locked in|Changed to) {number} ", said), done.text()
         self.acked.setdefault(turn, {})[name] = number
 
 

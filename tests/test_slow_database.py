@@ -155,4 +155,4 @@ async def test_a_modal_during_an_outage_is_answered_but_never_acknowledged(world
     failing(world, "record_choice", times=1, message="database or disk is full")
     answer = await world.modal("ana", "513")
     assert answer.ephemeral and answer.content == "I could not save that, try again in a moment."
-    assert (await world.modal("ana", "513")).content.startswith("Locked in 513")
+    assert (await world.answer(await world.modal("ana", "513"))).startswith("Locked in 513")

@@ -534,7 +534,11 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         field_id = getattr(presenter, "text_field_id", None) or TEXT_FIELD_ID
         data = interaction.data or {}
         text = _field_value(data, field_id) or _field_value(data, TEXT_FIELD_ID) or ""
-        async with self.answering(interaction, "ephemeral", presenter):
+        # Opened from a public message's button (the turn message): a slow answer defers as an update of that
+        # message, which the choice then updates for free (who has chosen); the acknowledgement follows
+        # privately. Refusals stay private lines either way.
+        on_message = interaction.message is not None and not _is_ephemeral(interaction)
+        async with self.answering(interaction, "update" if on_message else "ephemeral", presenter):
             lang = await self._lang(interaction)
             await self.talk.take_up(game_id)
             try:
@@ -558,7 +562,8 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             except Exception:  # the database failed: nothing was stored, and the player is told so
                 log.warning("could not save a choice in game %s", game_id, exc_info=True)
                 raise Refused(t("core.error.not_saved", lang)) from None
-            await self._acknowledge(outcome, lambda line: reply(interaction, line), lang)
+            await self._acknowledge(outcome, lambda line: reply(interaction, line), lang,
+                                    interaction if on_message else None, step)
 
     async def _turn_over_card(self, game_id: int, presenter: Presenter | None, lang: str
                               ) -> tuple[Table, Card] | None:
@@ -573,15 +578,26 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
                     lang)
         return table, card
 
-    async def _acknowledge(self, outcome: Outcome, answer: Any, lang: str) -> None:
+    async def _acknowledge(self, outcome: Outcome, answer: Any, lang: str, interaction: Interaction | None = None,
+                           step: int | None = None) -> None:
+        """The private answer to a stored choice, then the announcement. ``interaction``: the choice came
+        through the turn message of ``step``, whose update (or close) answers it before the private line."""
+        updated = False
+        draft = not outcome.reports and outcome.table.prompt is not None and outcome.table.prompt.sealed
+        # a changed draft changes nothing the turn message shows: only the private line answers it
+        same = draft and outcome.ack is not None and outcome.ack.changed and interaction is not None
+        if interaction is not None and step is not None and outcome.ack is not None and not same:
+            updated = await self.talk.update_in_response(interaction, outcome.table.id, step, outcome.reports,
+                                                         lambda **fields: edit(interaction, **fields))
         if outcome.ack is not None:
             await answer(self._ack_text(outcome, lang))
-            if not outcome.reports and outcome.table.prompt is not None and outcome.table.prompt.sealed:
-                self.talk.choice_made(outcome.table)
+            if draft and not updated and not same:
+                self.talk.choice_made(outcome.table, outside=interaction is None)
         else:
             await answer(t("core.done", lang))
         if outcome.reports:
-            await self.talk.announce(outcome.table, outcome.reports)
+            closed = step if updated and any(r.step == step for r in outcome.reports) else None
+            await self.talk.announce(outcome.table, outcome.reports, shown=closed)
 
     # Servers and channels -----------------------------------------------------------------------
     @commands.Cog.listener()

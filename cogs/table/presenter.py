@@ -31,9 +31,16 @@ Optional presenter hooks (a presenter without them behaves as before):
 * ``report(happened, seats, lang) -> Card``: each committed step is told in a message of its own, posted
   after it (``happened.game_id`` names the game); the turn message of the step is then left as it was
   (no ``done`` edit), the next step gets a new turn message, and the last step's report tells the end (no
-  ``final`` message). With it: ``reported(message, happened) -> bool`` recognises a report already posted
-  (a restart looks for it among the channel's recent messages), and ``async report_pictures(happened,
-  record, lang)`` attaches pictures (dropped where the bot may not attach files).
+  ``final`` message). The report of the step just ended is posted at the top of the next turn message
+  (one message) when both fit in one. With it: ``reported(message, happened) -> bool`` recognises a report
+  already posted (a restart looks for it among the channel's recent messages), ``async
+  report_pictures(happened, record, lang)`` attaches pictures (dropped where the bot may not attach files),
+  and ``closed(happened, seats, lang) -> Card`` is what the turn message of the ended step becomes (its
+  buttons removed; ``seats[i].awaited``: missed the step); without it the message only loses its buttons.
+* ``reminder_line(view, awaited, seconds, lang) -> str``: the reminder is this line on the turn message
+  (one edit, nobody pinged; ``awaited``: the human seats still awaited) instead of a ``reminder`` DM to each
+  awaited seat. It is the step's one spare call: a choice made outside the turn message (a DM) gives it to
+  the close of the message, so the step costs at most its post and one edit besides the DM answers.
 * ``nonces``: the nonce prefixes of the game's posts (``{"turn": ..., "report": ..., "final": ...}``), for
   a game whose messages were posted with other nonces before it moved here; ``footer_on_turn = False``:
   the turn message gets no "game N" footer.

@@ -8,6 +8,14 @@ told once: ``announced`` records the last step the channel has been told about.
 REST budget per step: the interaction that made the move edits its own message; outside it, at most one edit
 of the previous turn message (when no interaction could do it: a deadline, a DM, a private select) and one
 post of the next turn message (or the final message).
+
+A presenter that tells each step in a report (The Number) gets its report and the next turn message in ONE
+post when they fit in one message; a modal submitted from the turn message is answered by updating that
+message (who has chosen, or closed when it ended the step: interaction responses are not rate-limited); and
+with a ``reminder_line`` hook the reminder is one edit of the turn message instead of a DM per awaited seat.
+Such a step costs its post, the close of the previous message when no interaction closed it, and the
+reminder edit while every choice came through the turn message: 2 calls when everyone uses the button,
+N DM answers + 2 when N players choose by DM.
 """
 
 from __future__ import annotations
@@ -44,6 +52,7 @@ STATUS_EDIT_DELAY = 2.0  # coalesce "who has chosen" edits of a sealed step: one
 DEADLINE, REMINDER, CATCH_UP, STATUS = "deadline", "reminder", "catch-up", "status"
 TIMER_KEYS = (DEADLINE, REMINDER, CATCH_UP, STATUS)
 DEFAULT_NONCES = {"turn": "pt", "final": "pf", "report": "pr", "abandoned": "ab"}
+MAX_EMBEDS, MAX_EMBED_CHARS = 10, 6000  # Discord's limits for one message's embeds (count, total characters)
 
 
 def edit_fields(card: Card) -> dict[str, Any]:
@@ -69,12 +78,31 @@ def footer(title: str, game_id: int, final: bool, lang: str) -> str:
     return t("core.footer.final" if final else "core.footer", lang, game=title, id=game_id)
 
 
+def combined(head: Card, card: Card) -> Card | None:
+    """``head`` (a report) above ``card`` (a turn message) as one message; None when it would not fit."""
+    embeds = (*head.embeds, *card.embeds)
+    content = "\n".join(c for c in (head.content, card.content) if c) or None
+    if (head.pictures or card.pictures or len(embeds) > MAX_EMBEDS or sum(len(e) for e in embeds) > MAX_EMBED_CHARS
+            or len(content or "") > 2000):
+        return None
+    return Card(content, embeds)
+
+
+def ended_seats(seats: Sequence[SeatInfo], ended: Happened) -> list[SeatInfo]:
+    """The seats as the ended step left them: awaited only those the deadline acted for."""
+    return [replace(s, awaited=s.seat in ended.timed_out) for s in seats]
+
+
 @dataclass(frozen=True, slots=True)
 class TurnMessage:
     step: int
     message_id: int
     since: tuple[Happened, ...] = ()  # what it told before its own step
     thread: str | None = None  # the presenter's thread key: later steps of the same thread edit this message
+    # The embeds shown above the turn's own card (a report posted with it); None: not known (found after a
+    # restart): learnt from the message an interaction carries, or read once before the close.
+    head: tuple[discord.Embed, ...] | None = ()
+    reminded: bool = False  # the reminder line is shown (kept by later updates of the message)
 
 
 class Talk:
@@ -91,7 +119,8 @@ class Talk:
         self.turn_messages: dict[int, TurnMessage] = {}
         # Per game, how many more REST calls this step may spend on status edits and reminders. A step costs
         # N acknowledgements, its report and the next turn message; edits and reminders share the rest of a
-        # budget of 2N + 3 calls, so a step never costs more however the choices are spread.
+        # budget of 2N + 3 calls, so a step never costs more however the choices are spread. A game reminded
+        # in the channel (``reminder_line``) has one spare call: its reminder edit, or the close after a DM.
         self._spare_calls: dict[int, int] = {}
         self._sweeping: asyncio.Task[None] | None = None
         # After a start, until restore() is done: the games already caught up (see take_up).
@@ -136,9 +165,14 @@ class Talk:
         prefix = getattr(presenter, "nonces", {}).get(what) or DEFAULT_NONCES[what]
         return f"{prefix}{game_id}-{step}"
 
+    def spare_budget(self, table: Table | GameRecord) -> int:
+        """A step's spare calls: N + 1 edits and DMs, or the one reminder edit of a game reminded in the channel."""
+        record = table.record if isinstance(table, Table) else table
+        return 1 if hasattr(self.presenter(record), "reminder_line") else len(record.seats) + 1
+
     def _spend(self, table: Table, calls: int) -> bool:
         """Take ``calls`` from the step's spare budget; False when it is spent (the call is not made)."""
-        spare = self._spare_calls.get(table.id, len(table.record.seats) + 1)
+        spare = self._spare_calls.get(table.id, self.spare_budget(table))
         if spare < calls:
             return False
         self._spare_calls[table.id] = spare - calls
@@ -277,7 +311,8 @@ class Talk:
         lang = await self.languages.for_game(record)
         seats = seat_infos(table)
         if hasattr(presenter, "report"):
-            await self._report(table, [happened(table, r) for r in reports], lang)
+            await self._report(table, [happened(table, r) for r in reports], lang, shown=shown,
+                               catching_up=catching_up)
             return
         up = self.turn_messages.get(table.id)
         thread = self.thread_of(table)
@@ -303,19 +338,31 @@ class Talk:
         since = [happened(table, r) for r in reports if r.step not in (shown, told)]
         await self.open_turn(table, since, lang=lang, catching_up=catching_up)
 
-    async def _report(self, table: Table, steps: Sequence[Happened], lang: str, *, catching_up: bool = False
-                      ) -> None:
-        """A presenter that tells each step in a message of its own: post each report (once: after a restart,
-        one already posted is looked for first), then the next turn message."""
+    async def _report(self, table: Table, steps: Sequence[Happened], lang: str, *, catching_up: bool = False,
+                      shown: int | None = None) -> None:
+        """A presenter that tells each step in a message of its own: close the turn message of the step that
+        ended (unless the interaction did, ``shown``), post each report (once: after a restart, one already
+        posted is looked for first), the last one with the next turn message when they fit in one message."""
         record, presenter = table.record, self.presenter(table)
         seats = seat_infos(table)
         if steps:
             self.scheduler.cancel((STATUS, table.id))
-        for step in steps:
+        up = self.turn_messages.get(table.id)
+        if up is not None and any(s.step >= up.step for s in steps):
+            if shown != up.step:
+                await self._close(table, up, next((s for s in steps if s.step == up.step), None), lang)
+            self.turn_messages.pop(table.id, None)
+        now = await self.service.table(table.id)  # the game as it is now: it may have ended meanwhile
+        for index, step in enumerate(steps):
             found = await self.recent_message(record, lambda m, h=step: bool(
                 presenter.reported(m, h))) if catching_up else None  # type: ignore[attr-defined]
+            card = presenter.report(step, seats, lang)  # type: ignore[attr-defined]
+            if index == len(steps) - 1 and self._with_turn(now, step, card, lang) and (
+                    found is None or self._turn_of(found, record, now.step)):
+                # one message: this report above the next turn message (found as such after a restart)
+                await self.open_turn(now, (), lang=lang, catching_up=catching_up, head=card)
+                return
             if found is None:
-                card = presenter.report(step, seats, lang)  # type: ignore[attr-defined]
                 pictures = getattr(presenter, "report_pictures", None)
                 if pictures is not None and self.may_attach(record.channel_id):
                     card = replace(card, pictures=tuple(await pictures(step, record, lang)))
@@ -323,14 +370,51 @@ class Talk:
                                    ) is None:
                     return  # caught up later
             await self.service.announced(table.id, step.step)
-            up = self.turn_messages.get(table.id)
-            if up is not None and up.step <= step.step:
-                self.turn_messages.pop(table.id, None)
         table = await self.service.table(table.id)  # the game as it is now: it may have ended meanwhile
         if table.running:
             await self.open_turn(table, (), lang=lang, catching_up=catching_up)
         elif record.status == "finished":
             self.cancel_timers(table.id)
+
+    def _with_turn(self, now: Table, step: Happened, report: Card, lang: str) -> bool:
+        """Whether ``report`` goes at the top of the next turn message: that step comes right after it,
+        awaits someone, is not up yet, and both fit in one message."""
+        if not now.running or now.step != step.step + 1 or now.prompt is None or not now.awaited():
+            return False
+        up = self.turn_messages.get(now.id)
+        if up is not None and up.step == now.step:
+            return False
+        return combined(report, self._status(now, now.prompt, seat_infos(now), (), lang)) is not None
+
+    @staticmethod
+    def _turn_of(message: discord.Message, record: GameRecord, step: int) -> bool:
+        """Whether ``message`` carries the inputs of ``step`` (a report posted with its turn message)."""
+        prefix = f"play:{record.kind}:{record.id}:{step}:"
+        return any(str(getattr(c, "custom_id", "") or "").startswith(prefix) for row in message.components
+                   for c in getattr(row, "children", ()))
+
+    async def _close(self, table: Table, up: TurnMessage, ended: Happened | None, lang: str) -> None:
+        """The turn message of a step told in a report, once the step is over: closed (no buttons, nor the
+        reminder) by one edit, when no interaction could do it (a deadline, a DM)."""
+        partial = self.channel(table.record.channel_id).get_partial_message(up.message_id)
+        head = up.head
+        if head is None and ended is not None and hasattr(self.presenter(table), "closed"):
+            # found after a restart: what is above the turn's own card (its last embed unless the current
+            # step's card says otherwise) is read from the message, once
+            try:
+                embeds = (await partial.fetch()).embeds
+                own = len(self._status(table, table.prompt, seat_infos(table), (), lang).embeds) if table.prompt else 1
+                head = tuple(embeds[:max(0, len(embeds) - own)])
+            except discord.HTTPException as exc:
+                log.info("game %s: could not read the turn message %s: %s", table.id, up.message_id, exc)
+        card = self.closed_card(table, up, ended, lang, head) if ended is not None else None
+        try:
+            if card is None:
+                await partial.edit(content=None, view=None)
+            else:
+                await partial.edit(**edit_fields(card), view=None)
+        except discord.HTTPException as exc:
+            log.info("game %s: could not close the turn message %s: %s", table.id, up.message_id, exc)
 
     def _status(self, table: Table, prompt: Prompt, seats: Sequence[SeatInfo], since: Sequence[Happened],
                 lang: str) -> Card:
@@ -345,8 +429,9 @@ class Talk:
         return card
 
     async def open_turn(self, table: Table, since: Sequence[Happened], *, lang: str | None = None,
-                        catching_up: bool = False) -> None:
-        """Post what the current step asks (or the end) and arm the step's timers."""
+                        catching_up: bool = False, head: Card | None = None) -> None:
+        """Post what the current step asks (or the end) and arm the step's timers. ``head``: a report told at
+        the top of the same message (the caller checked that it fits, see ``combined``)."""
         record, presenter = table.record, self.presenter(table)
         lang = lang or await self.languages.for_game(record)
         seats = seat_infos(table)
@@ -387,12 +472,15 @@ class Talk:
             for c in getattr(row, "children", ()))) if catching_up else None
         if message is None:
             card = self._status(table, prompt, seats, since, lang)
+            if head is not None:
+                card = combined(head, card) or card
             message = await self.post(record, nonce=self.nonce(presenter, "turn", game_id, step), card=card,
                                       view=self.input_view(table, prompt, lang))
         if message is None:
             return
-        self._spare_calls[game_id] = len(record.seats) + 1
-        self.turn_messages[game_id] = TurnMessage(step, message.id, tuple(since), thread)
+        self._spare_calls[game_id] = self.spare_budget(record)
+        self.turn_messages[game_id] = TurnMessage(step, message.id, tuple(since), thread,
+                                                  head=head.embeds if head is not None else ())
         await self.store.set_message(game_id, "status", message.id)
         await self.service.announced(game_id, step - 1)
 
@@ -439,8 +527,14 @@ class Talk:
                 if user_id is not None and text:
                     await self.send_dm(user_id, text)
 
-    def choice_made(self, table: Table) -> None:
-        """A sealed draft came in: show who has chosen on the turn message soon (once for a burst)."""
+    def choice_made(self, table: Table, *, outside: bool = False) -> None:
+        """A sealed draft came in: show who has chosen on the turn message soon (once for a burst).
+        ``outside``: made outside the turn message (a DM). A game reminded in the channel then shows it only
+        when the message is next updated or closed: its one spare call goes to that close, which no
+        interaction will do for free."""
+        if outside and hasattr(self.presenter(table), "reminder_line"):
+            self._spare_calls[table.id] = 0
+            return
         key = (STATUS, table.id)
         if self._spare_calls.get(table.id, 1) > 0 and not self.scheduler.is_scheduled(key):
             game_id, step = table.id, table.step
@@ -456,8 +550,10 @@ class Talk:
             prompt = table.prompt
             if not table.running or table.step != step or up is None or up.step != step or prompt is None:
                 return
+            if up.head is None and hasattr(self.presenter(table), "report"):
+                return  # found after a restart: the report above it is not known, an edit would drop it
             lang = await self.languages.for_game(table.record)
-            card = self._status(table, prompt, seat_infos(table), up.since, lang)
+            card = self.turn_card(table, up, lang)
             if not self._spend(table, 1):
                 return
             try:
@@ -498,6 +594,9 @@ class Talk:
         record = table.record
         if not table.running or table.step != step or record.deadline is None:
             return
+        if hasattr(self.presenter(table), "reminder_line"):
+            await self._remind_in_channel(game_id, step)
+            return
         left = max(1, int(record.deadline - self.bot.clock.now()))
         lang = await self.languages.for_game(record)
         view = table.game.view(table.state, None)
@@ -506,6 +605,97 @@ class Talk:
             if user_id is not None:
                 self._spare_calls[table.id] = self._spare_calls.get(table.id, len(record.seats) + 1) - 1
                 await self.send_dm(user_id, self.presenter(table).reminder(view, seat, left, record.channel_id, lang))
+
+    def reminder_text(self, table: Table, lang: str) -> str | None:
+        """The turn message's reminder line (seconds left, who is awaited), from the presenter's hook."""
+        hook = getattr(self.presenter(table), "reminder_line", None)
+        deadline = table.record.deadline
+        if hook is None or deadline is None or not table.running:
+            return None
+        awaited = [s for s in seat_infos(table) if s.awaited and not s.is_ai]
+        if not awaited:
+            return None
+        left = max(1, int(deadline - self.bot.clock.now()))
+        return str(hook(table.game.view(table.state, None), awaited, left, lang)) or None
+
+    async def _remind_in_channel(self, game_id: int, step: int) -> None:
+        """One edit of the turn message (its content only: the embeds above stay as they are), never a
+        ping; it is the step's one spare call, which a choice made outside the message gave to the close."""
+        async with self.locks(game_id):
+            table = await self.service.table(game_id)
+            up = self.turn_messages.get(game_id)
+            if not table.running or table.step != step or up is None or up.step != step:
+                return
+            text = self.reminder_text(table, await self.languages.for_game(table.record))
+            if text is None or not self._spend(table, 1):
+                return
+            self.turn_messages[game_id] = replace(up, reminded=True)
+            try:
+                await self.channel(table.record.channel_id).get_partial_message(up.message_id).edit(
+                    content=text, allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException as exc:
+                log.info("game %s: could not remind on the turn message: %s", game_id, exc)
+
+    def turn_card(self, table: Table, up: TurnMessage, lang: str,
+                  head: tuple[discord.Embed, ...] | None = None) -> Card:
+        """The turn message that is up, as it should look now (who has chosen, the reminder once given)."""
+        assert table.prompt is not None
+        card = self._status(table, table.prompt, seat_infos(table), up.since, lang)
+        line = self.reminder_text(table, lang) if up.reminded else None
+        embeds = up.head if head is None else head
+        return Card("\n".join(c for c in (line, card.content) if c) or None, (*(embeds or ()), *card.embeds),
+                    card.pictures)
+
+    def closed_card(self, table: Table, up: TurnMessage, ended: Happened, lang: str,
+                    head: tuple[discord.Embed, ...] | None = None) -> Card | None:
+        """What the turn message of a step told in a report becomes once the step is over: the presenter's
+        ``closed`` card under the embeds above it; None when it cannot be drawn (only the buttons go)."""
+        presenter = self.presenter(table)
+        hook = getattr(presenter, "closed", None)
+        embeds = up.head if head is None else head
+        if hook is None or embeds is None:
+            return None
+        card: Card = hook(ended, ended_seats(seat_infos(table), ended), lang)
+        return Card(card.content, (*embeds, *card.embeds), card.pictures)
+
+    async def update_in_response(self, interaction: discord.Interaction[Any], game_id: int, step: int,
+                                 reports: Sequence[StepReport], answer: Callable[..., Any]) -> bool:
+        """A choice made through the turn message of ``step`` (a modal opened from its button): answer the
+        interaction by updating that message (``answer(**fields)``: not rate-limited): who has chosen, or,
+        when the choice ended the step, the message closed. False when the message is not the one up (an
+        old one, a restart lost track of it): then nothing was answered."""
+        message = interaction.message
+        async with self.locks(game_id):
+            up = self.turn_messages.get(game_id)
+            if message is None or up is None or up.message_id != message.id or up.step != step:
+                return False
+            table = await self.service.table(game_id)
+            lang = await self.languages.for_game(table.record)
+            head = up.head
+            if head is None and message.embeds and table.prompt is not None:
+                # found after a restart: what is above the turn's own card is in the message itself
+                own = len(self._status(table, table.prompt, seat_infos(table), up.since, lang).embeds)
+                head = tuple(message.embeds[:max(0, len(message.embeds) - own)])
+            ended = next((r for r in reports if r.step == step), None)
+            if ended is not None and self.continues(table, step):
+                return False  # the same thread goes on in this message: announcing edits it
+            if ended is None:
+                if not table.running or table.step != step or table.prompt is None:
+                    return False
+                await answer(**edit_fields(self.turn_card(table, up, lang, head)),
+                             view=self.input_view(table, table.prompt, lang))
+                self.turn_messages[game_id] = replace(up, head=head)
+                return True
+            presenter = self.presenter(table)
+            if hasattr(presenter, "report"):
+                card = self.closed_card(table, up, happened(table, ended), lang, head)
+                if card is None:
+                    await answer(view=None)
+                    return True
+            else:
+                card = presenter.done(happened(table, ended), seat_infos(table), up.since, lang)
+            await answer(**edit_fields(card), view=None)
+            return True
 
     async def _find_up(self, table: Table, full: GameRecord) -> None:
         """After a restart: the newest message of this game still showing the inputs of a step that is over.
@@ -530,7 +720,8 @@ class Talk:
         prompt = table.game.prompt(before)
         hook = getattr(self.presenter(table), "thread", None)
         key = hook(table.game.view(before, None), prompt) if hook is not None and prompt is not None else None
-        self.turn_messages[table.id] = TurnMessage(found[0], message.id, (), None if key is None else str(key))
+        self.turn_messages[table.id] = TurnMessage(found[0], message.id, (), None if key is None else str(key),
+                                                   head=None)
 
     # Restart and catching up --------------------------------------------------------------------
     async def restore(self) -> None:
@@ -546,7 +737,8 @@ class Talk:
                 # Told and its turn message up: the stored deadline is all the timers need, and the game is
                 # folded on first use (thousands of games are ready at once); a step a crash left undone
                 # (an AI draft, a step complete just before the stop) is taken by the sweep below.
-                self.turn_messages.setdefault(record.id, TurnMessage(record.phase, record.status_message_id))
+                self.turn_messages.setdefault(record.id, TurnMessage(record.phase, record.status_message_id,
+                                                                     head=None))
                 self.arm(record)
                 later.append(record.id)
             else:
@@ -591,7 +783,7 @@ class Talk:
                 if table.running and full.status_message_id is not None and full.phase == table.step:
                     # this step's turn message is up (the stop came after recording it): only the mark may lack
                     self.turn_messages.setdefault(game_id, TurnMessage(table.step, full.status_message_id,
-                                                                       thread=self.thread_of(table)))
+                                                                       thread=self.thread_of(table), head=None))
                     if full.announced_phase < table.step - 1:
                         await self.service.announced(game_id, table.step - 1)
                     self.arm(table.record)
@@ -600,6 +792,8 @@ class Talk:
                     return
                 reports = [self.service.report_for(full, s) for s in range(full.announced_phase + 1, full.phase)]
                 if hasattr(self.presenter(table), "report"):
+                    if game_id not in self.turn_messages:
+                        await self._find_up(table, full)  # the turn message the crash left open, to close
                     since = [happened(table, r) for r in reports]
                     await self._report(table, since, await self.languages.for_game(full), catching_up=True)
                     return

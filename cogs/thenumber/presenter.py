@@ -1,8 +1,9 @@
 """The Number's presenter for the shared front end (cogs/table): every message, from views and events.
 
-The Number tells each turn in a message of its own (the reveal, then a new turn message: see the ``report``
-hook in cogs/table/presenter.py), words a few shared sentences its own way, and keeps the nonces of the
-messages it posted before it moved onto the shared front end.
+The Number tells each turn in a report (the reveal: see the ``report`` hook in cogs/table/presenter.py),
+posted at the top of the next turn message when both fit in one; the turn message is closed once its turn
+is over (``closed``) and reminds in the channel (``reminder_line``). It words a few shared sentences its own
+way, and keeps the nonces of the messages it posted before it moved onto the shared front end.
 """
 
 from __future__ import annotations
@@ -86,6 +87,15 @@ class TheNumberPresenter:
                   deadline: float | None, lang: str) -> Card:
         """The turn message, with when the turn is revealed."""
         return Card(embeds=(render.status_embed(table_of(view), seats, deadline, lang),))
+
+    def reminder_line(self, view: Any, awaited: Sequence[SeatInfo], seconds: int, lang: str) -> str:
+        """The reminder, shown on the turn message (one edit for everyone awaited, instead of a DM each)."""
+        return render.reminder_line(awaited, seconds, lang)
+
+    def closed(self, happened: Happened, seats: Sequence[SeatInfo], lang: str) -> Card:
+        """The turn message once its turn is over: its reveal follows (``seats``: awaited = missed it)."""
+        return Card(embeds=(render.closed_embed(table_of(happened.before), seats, happened.reason == "deadline",
+                                                lang),))
 
     def report(self, happened: Happened, seats: Sequence[SeatInfo], lang: str) -> Card:
         """A turn's reveal, posted as its own message (the last one tells the end)."""

@@ -97,6 +97,29 @@ def status_embed(view: PublicView, seats: Sequence[SeatInfo], deadline: float | 
     return embed
 
 
+def reminder_line(awaited: Sequence[SeatInfo], seconds: int, lang: str) -> str:
+    """The turn message's reminder: who is still awaited (names, never a mention)."""
+    return t("thenumber.status.reminder", lang, seconds=seconds, names=", ".join(who(s) for s in awaited))
+
+
+def closed_embed(view: PublicView, seats: Sequence[SeatInfo], by_deadline: bool, lang: str) -> discord.Embed:
+    """A turn message once its turn is over (the reveal follows in the next message): who chose, who did not."""
+    lines = []
+    for seat in seats:
+        if seat.state != "seated":
+            mark = t("thenumber.status.left" if seat.state == "left" else "thenumber.status.kicked", lang)
+        elif str(seat.seat) in view.exhausted:
+            mark = t("thenumber.status.sits_out", lang)
+        else:
+            mark = t("thenumber.closed.missed" if seat.awaited else "thenumber.status.chosen", lang)
+        lines.append(f"{who(seat)}: {mark}")
+    embed = discord.Embed(title=t("thenumber.closed.title", lang, turn_title=turn_title(view, lang)),
+                          colour=discord.Colour.dark_grey())
+    embed.description = t("thenumber.closed.below_deadline" if by_deadline else "thenumber.closed.below", lang)
+    embed.add_field(name=t("thenumber.status.players", lang), value="\n".join(lines), inline=False)
+    return embed
+
+
 # Reveal -----------------------------------------------------------------------------------------
 def result_line(seat: SeatInfo, r: SeatResult, lang: str) -> str:
     name = who(seat)
