@@ -37,6 +37,8 @@ class GlobalRateLimit:
     clock: Callable[[], float] = time.monotonic
     accepted: int = 0  # requests counted against the limit and let through
     limited: int = 0  # requests refused with a global 429
+    windows: int = 0  # windows over (every token's, empty ones between its requests included)
+    full_windows: int = 0  # of which this many reached the limit
     _windows: dict[str, tuple[float, int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -54,7 +56,10 @@ class GlobalRateLimit:
         now = self.clock()
         start, count = self._windows.get(token, (now, 0))
         if now >= start + self.window:  # a later window: move the start by whole windows
-            start += math.floor((now - start) / self.window) * self.window
+            passed = math.floor((now - start) / self.window)
+            self.windows += passed
+            self.full_windows += count >= self.requests
+            start += passed * self.window
             count = 0
         if count >= self.requests:
             self.limited += 1

@@ -1,0 +1,502 @@
+"""Capacity: how many concurrent The Number tables one bot token serves under Discord's global 50 requests/s,
+measured in a simulation (not a formula).
+
+The real bot (``bot.client.NumberBot``, a real SQLite file) plays N tables of 5 players against the local fake
+Discord with its global rate limit on (``FakeDiscord.limit_globally``: 50 requests per window per token,
+interaction callbacks and webhooks exempt, a 429 that discord.py answers by locking and retrying). Each turn
+lasts 30 s; each player chooses at a random moment of it (uniform over 1-27 s after the turn opened, or as soon
+as the turn message appears if it comes later), either through the turn message's button and the modal
+(click "Choose secretly", submit the number) or by DM, one path per search. A table keeps up on a turn when
+the next turn message appears within ``MARGIN`` (1 s) of the turn's last choice (or of its deadline, if a
+player could not choose in time). N keeps up when the 95th percentile of that lag over every measured turn
+stays within the margin, no table stalls (a message lost after discord.py's five tries) and no player misses a
+turn. The search doubles N until a failure, then bisects to within 10 %.
+
+Time is compressed by a factor K rather than simulated: with real sockets between the bot and the fake, a
+virtual clock would have to drive aiohttp's and discord.py's own timeouts and sleeps too, which it cannot. So
+the bot gets a clock that runs K times faster than the wall (``CompressedClock``) and a scheduler that sleeps
+1/K of each wait (``CompressedScheduler``): the game's 30 s turn, the 2 s coalescing of status edits and every
+other timer keep their product values in the bot's own time (``turn_seconds`` ge=15 is not bypassed), and
+the fake's global limit becomes 50 requests per 1/K s, the DM-reply throttle window 5/K s. Everything that
+waits scales; the work does not: CPU time per request is the same at any K, so K multiplies the CPU load.
+A capacity is a token's only while the CPU is mostly idle, so each measurement records the process's CPU
+time over wall time and the event loop's lag (a 10 ms ticker's overshoot), and the figures' notes say when
+the first failing N was CPU-bound rather than token-bound. Lags are reported in the bot's time (real x K).
+
+The product's settings are its defaults apart from the turn (30 s) and the DM-reply window: REMINDER_SECONDS
+is 30, so a 30 s turn sends no reminder (as on a real server with the default configuration). Tables are
+opened with the limit off (opening is bench.opening's business); every table's first turn is a warm-up that
+also spreads the tables' turns apart, and the measurement starts when the limit is turned on after the last
+table opened.
+
+``python -m bench.capacity [--path modal|dm] [--k 2] [--tables N] [--turns 4]`` measures one N (or searches when
+--tables is not given) and prints each measurement; ``python -m bench --only capacity`` adds the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import logging
+import os
+import random
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.client import NumberBot
+from bot.core.clock import SystemClock
+from bot.core.timers import Callback, Scheduler
+from bot.settings import Settings
+from tests.fakediscord import Channel, FakeDiscord, InteractionResult, Message, SimUser
+
+from .common import Figure, percentile, summary
+from .load import number_for
+
+SEATS = 5
+TURN_SECONDS = 30  # bot time
+CHOICE_WINDOW = (1.0, 27.0)  # bot seconds after the turn opened: when a player may choose
+MARGIN = 1.0  # bot seconds between a turn's last choice (or deadline) and the next turn message
+DISCORD_REQUESTS, DISCORD_WINDOW = 50, 1.0
+DM_REPLY_WINDOW = 5.0  # the product's default DM-reply throttle window (bot seconds)
+IN_FLIGHT = 16  # tables being opened at once
+MAX_TABLES = 4096
+TITLE = re.compile(r"Round (\d) of 2 · Turn (\d) of 5: choose")
+CPU_BOUND = 0.6  # a process busier than this share of one core measures the CPU as much as the token
+LOOP_LAG_BOUND = 0.05  # s: an event loop late by this much at p99 is CPU-bound
+
+# (K, turns per table including the warm-up, the search's first N). The full run does not compress time: on
+# this 2-CPU machine shared with other work, K = 2 already doubled the CPU's share of each turn's lag.
+FULL = (1.0, 3, 40)
+QUICK = (4.0, 2, 64)
+
+# The product as it was on main before the cuts in calls per turn (commit 57413c0), measured by this module
+# (python -m bench --only capacity, a full run: FULL below): the "doubled" target is against these.
+BASELINE = {"commit": "57413c0", "date": "2026-12-01", "modal": 0.0, "dm": 0.0}
+
+
+class CompressedClock(SystemClock):
+    """Wall time run ``factor`` times faster from the moment of creation (the bot's clock)."""
+
+    def __init__(self, factor: float) -> None:
+        self.factor = factor
+        self.epoch = time.time()
+        self.origin = time.monotonic()
+
+    def now(self) -> float:
+        return self.epoch + (time.monotonic() - self.origin) * self.factor
+
+    def real(self, moment: float) -> float:
+        """The time.monotonic() value at which the bot's clock reads ``moment``."""
+        return self.origin + (moment - self.epoch) / self.factor
+
+
+class CompressedScheduler(Scheduler):
+    """The bot's scheduler on a compressed clock: it sleeps 1/factor of each wait (so timers fire on time in
+    the bot's clock); everything else is the product's."""
+
+    def __init__(self, clock: CompressedClock) -> None:
+        super().__init__(clock)
+        self.factor = clock.factor
+
+    async def _sleep_then_run(self, key: Any, when: float, callback: Callback) -> None:
+        await asyncio.sleep(max(0.0, (when - self.clock.now()) / self.factor))
+        if self._timers.get(key) is not None and self._timers[key].callback is callback:
+            del self._timers[key]
+        await self._run(key, callback)
+
+
+@dataclass
+class TableRun:
+    channel: Channel
+    players: list[SimUser]
+    game_id: int = 0
+    statuses: dict[int, tuple[Message, float]] = field(default_factory=dict)  # turn -> (message, seen at)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    stalled: bool = False
+
+    async def status(self, turn: int, until: float) -> tuple[Message, float] | None:
+        """The turn message of ``turn`` (0-9) and when it appeared, waiting until time.monotonic() ``until``."""
+        while turn not in self.statuses:
+            self.changed.clear()
+            left = until - time.monotonic()
+            if left <= 0:
+                return None
+            try:
+                await asyncio.wait_for(self.changed.wait(), left)
+            except TimeoutError:
+                return None
+        return self.statuses[turn]
+
+
+@dataclass
+class Measurement:
+    """One simulated N: whether it kept up, and what it cost."""
+
+    path: str
+    tables: int
+    factor: float
+    keeps_up: bool = False
+    turns_measured: int = 0
+    lag_p50: float = float("nan")  # bot seconds
+    lag_p95: float = float("nan")
+    lag_max: float = float("nan")
+    lag_trend: float = float("nan")  # median lag of the last measured turn minus the first's (bot seconds)
+    stalled: int = 0
+    missed_choices: int = 0
+    wrong_answers: int = 0
+    refused_429: int = 0
+    full_windows: float = float("nan")  # share of the limit's windows that reached 50 requests
+    requests_per_bot_second: float = float("nan")  # globally limited requests let through
+    cpu_share: float = float("nan")  # process CPU time / wall time over the measured window
+    loop_lag_p99: float = float("nan")  # s, real
+    answer_p99: float = float("nan")  # s, real: the bot's first answers to interactions
+    load_average: float = float("nan")
+    warnings: int = 0
+    error: str = ""  # the simulation itself failed (e.g. a table could not be opened): it did not keep up
+    seconds: float = 0.0
+
+    @property
+    def cpu_bound(self) -> bool:
+        return self.cpu_share >= CPU_BOUND or self.loop_lag_p99 >= LOOP_LAG_BOUND
+
+    def line(self) -> str:
+        return (f"{self.path} N={self.tables}: {'keeps up' if self.keeps_up else 'FALLS BEHIND'}; lag p50 "
+                f"{self.lag_p50:.2f} p95 {self.lag_p95:.2f} max {self.lag_max:.2f} s (trend {self.lag_trend:+.2f}),"
+                f" {self.turns_measured} turns, {self.stalled} stalled, {self.missed_choices} missed,"
+                f" {self.wrong_answers} wrong; {self.refused_429} x 429, {self.requests_per_bot_second:.1f} req/s,"
+                f" {self.full_windows:.0%} windows full;"
+                f" CPU {self.cpu_share:.0%}, loop lag p99 {self.loop_lag_p99 * 1000:.0f} ms, answers p99"
+                f" {self.answer_p99 * 1000:.0f} ms, load {self.load_average:.2f}; {self.seconds:.0f} s"
+                + (f"; ERROR {self.error}" if self.error else ""))
+
+
+class _Count(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
+
+
+class Simulation:
+    def __init__(self, path: str, tables: int, factor: float, turns: int, tmp: Path, seed: int = 7) -> None:
+        self.path, self.count, self.factor, self.turns = path, tables, factor, turns
+        self.tmp = tmp
+        self.rng = random.Random(seed * 1000 + tables)
+        self.fake = FakeDiscord(spec_path=None)  # the OpenAPI layer is the test suite's (and api_economy's)
+        self.clock = CompressedClock(factor)
+        self.tables: list[TableRun] = []
+        self.by_channel: dict[int, TableRun] = {}
+        self.bot: NumberBot | None = None
+        self.lags: dict[int, list[float]] = {}  # turn -> lags (real seconds)
+        self.answers: list[InteractionResult] = []
+        self.missed = 0
+        self.wrong = 0
+        self.measure_from = float("inf")
+
+    def seconds(self, bot_seconds: float) -> float:
+        """Real seconds for a span of the bot's time."""
+        return bot_seconds / self.factor
+
+    def hook(self) -> None:
+        """Note each turn message the moment the fake creates it (a wrapper on the fake's message factory)."""
+        made = self.fake.routes.new_message
+
+        def hooked(channel: Channel, body: Any, **kwargs: Any) -> Message:
+            message = made(channel, body, **kwargs)
+            table = self.by_channel.get(channel.id)
+            if table is not None and not message.ephemeral:
+                found = TITLE.search(self.fake.visible_text(message))
+                if found:
+                    table.statuses[(int(found[1]) - 1) * 5 + int(found[2]) - 1] = (message, time.monotonic())
+                    table.changed.set()
+            return message
+
+        self.fake.routes.new_message = hooked  # type: ignore[method-assign]
+
+    async def start(self) -> None:
+        await self.fake.start()
+        self.hook()
+        users = [self.fake.add_user(f"p{i}", display_name=f"P{i}") for i in range(self.count * SEATS)]
+        guild = self.fake.add_guild("Capacity", members=users)
+        for g in range(self.count):
+            table = TableRun(self.fake.add_channel(guild, f"table-{g}"), users[g * SEATS:(g + 1) * SEATS])
+            self.tables.append(table)
+            self.by_channel[table.channel.id] = table
+        settings = Settings(_env_file=None, database_path=self.tmp / f"capacity-{self.path}-{self.count}.sqlite3",  # type: ignore[call-arg]
+                            turn_seconds=TURN_SECONDS, dm_reply_window_seconds=DM_REPLY_WINDOW / self.factor)
+        self.bot = NumberBot(settings, clock=self.clock)
+        self.bot.scheduler = CompressedScheduler(self.clock)  # before login: the cogs take it in setup_hook
+        await self.bot.login(self.fake.token)
+        await self.fake.attach(self.bot)
+
+    async def stop(self) -> None:
+        if self.bot is not None:
+            self.fake.detach(self.bot)
+            await self.bot.close()
+        await self.fake.stop()
+
+    async def open(self, table: TableRun) -> None:
+        host = table.players[0]
+        opened = await (await host.slash(table.channel, "thenumber start")).wait(30)
+        lobby = opened.message
+        assert lobby is not None, opened.rejections
+        for player in table.players[1:]:
+            await (await player.click(lobby, "Join")).wait(30)
+        started = await (await host.click(lobby, "Start")).wait(30)
+        assert started.response_type == 7, started.rejections
+        assert self.bot is not None
+        record = await self.bot.store.open_game_in_channel(table.channel.id)
+        assert record is not None and record.status == "running"
+        table.game_id = record.id
+
+    async def choose(self, table: TableRun, seat: int, turn: int, status: Message, at: float,
+                     deadline: float) -> float | None:
+        """One player's choice at time.monotonic() ``at``; returns when it was sent (None: missed the turn)."""
+        delay = at - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)  # the player's moment (the schedule itself, not a poll)
+        if time.monotonic() > deadline - self.seconds(0.5):
+            self.missed += 1  # the turn message came too late for this player
+            return None
+        user, number = table.players[seat], number_for(seat, turn)
+        if self.path == "modal":
+            opened = await (await user.click(status, "Choose secretly")).until(
+                lambda r: r.response_type is not None or bool(r.rejections), 60, "the modal")
+            self.answers.append(opened)
+            if opened.response_type != 9:
+                self.wrong += 1
+                return None
+            sent = time.monotonic()
+            self.answers.append(await user.submit_modal(opened, {"number": number}))
+            return sent
+        sent = time.monotonic()
+        await user.send_dm(number)
+        return sent
+
+    async def play(self, table: TableRun) -> None:
+        assert self.bot is not None
+        grace = self.seconds(10 * MARGIN) + 5.0  # then the table has stalled (a lost message is never re-sent)
+        seen = await table.status(0, time.monotonic() + 60)
+        for turn in range(self.turns):
+            if seen is None:
+                table.stalled = True
+                return
+            status, seen_at = seen
+            record = (await self.bot.tables.table(table.game_id)).record
+            assert record.deadline is not None
+            deadline = self.clock.real(record.deadline)
+            opened = deadline - self.seconds(TURN_SECONDS)
+            moments = [max(seen_at, opened + self.seconds(self.rng.uniform(*CHOICE_WINDOW))) for _ in range(SEATS)]
+            sent = await asyncio.gather(*(self.choose(table, seat, turn, status, at, deadline)
+                                          for seat, at in enumerate(moments)))
+            seen = await table.status(turn + 1, deadline + grace)
+            if seen_at < self.measure_from:
+                continue  # warm-up: opened before the limit was on
+            if seen is None:
+                table.stalled = True
+                return
+            ended = deadline if any(s is None for s in sent) else max(s for s in sent if s is not None)
+            self.lags.setdefault(turn, []).append(max(0.0, seen[1] - ended))
+
+    async def measure(self) -> Measurement:
+        result = Measurement(self.path, self.count, self.factor)
+        started = time.perf_counter()
+        await self.start()
+        assert self.bot is not None
+        cog: Any = self.bot.get_cog("Table")
+        await asyncio.wait_for(cog._restoring, 30)
+        counter = _Count()
+        loggers = [logging.getLogger(name) for name in ("bot", "cogs", "storage")]
+        for logger in loggers:
+            logger.addHandler(counter)
+        quiet = logging.getLogger("discord.http")
+        saved_level = quiet.level
+        quiet.setLevel(logging.ERROR)  # discord.py logs a warning for every 429 it retries
+        ticks: list[float] = []
+        stop = asyncio.Event()
+
+        async def ticker() -> None:
+            loop = asyncio.get_running_loop()
+            while not stop.is_set():
+                before = loop.time()
+                await asyncio.sleep(0.01)
+                ticks.append(loop.time() - before - 0.01)
+
+        try:
+            queue = list(self.tables)
+            players: list[asyncio.Task[None]] = []
+
+            async def opener() -> None:
+                while queue:
+                    table = queue.pop(0)
+                    await self.open(table)
+                    players.append(asyncio.create_task(self.play(table)))
+
+            try:
+                await asyncio.gather(*(opener() for _ in range(IN_FLIGHT)))
+            except BaseException:
+                for task in players:  # no simulated player may act on a stopped bot
+                    task.cancel()
+                raise
+            limit = self.fake.limit_globally(DISCORD_REQUESTS, DISCORD_WINDOW / self.factor)
+            self.measure_from = time.monotonic()
+            gc.collect()
+            cpu0, wall0 = time.process_time(), time.monotonic()
+            tick = asyncio.create_task(ticker())
+            await asyncio.gather(*players)
+            wall = time.monotonic() - wall0
+            result.cpu_share = (time.process_time() - cpu0) / wall
+            stop.set()
+            await tick
+            result.requests_per_bot_second = limit.accepted / (wall * self.factor)
+            result.refused_429 = limit.limited
+            result.full_windows = limit.full_windows / max(1, limit.windows)
+        finally:
+            quiet.setLevel(saved_level)
+            for logger in loggers:
+                logger.removeHandler(counter)
+            await self.stop()
+        lags = [lag * self.factor for turn in sorted(self.lags) for lag in self.lags[turn]]
+        result.turns_measured = len(lags)
+        result.stalled = sum(t.stalled for t in self.tables)
+        result.missed_choices = self.missed
+        answered = [a for a in self.answers if a.latency is not None]
+        result.wrong_answers = self.wrong + sum(1 for a in self.answers if a.rejections) + sum(
+            1 for a in answered if a.type == 5 and not a.content.startswith(("Locked in", "Changed to")))
+        result.answer_p99 = percentile([a.latency for a in answered if a.latency is not None], 99)
+        result.loop_lag_p99 = percentile(ticks, 99)
+        result.load_average = os.getloadavg()[0]
+        result.warnings = counter.count
+        if lags:
+            result.lag_p50, result.lag_p95, result.lag_max = (percentile(lags, 50), percentile(lags, 95),
+                                                              max(lags))
+            first, last = min(self.lags), max(self.lags)
+            result.lag_trend = (percentile(self.lags[last], 50) - percentile(self.lags[first], 50)) * self.factor
+        result.keeps_up = (bool(lags) and result.lag_p95 <= MARGIN and result.stalled == 0
+                           and result.missed_choices == 0 and result.wrong_answers == 0)
+        result.seconds = time.perf_counter() - started
+        return result
+
+
+def measure(path: str, tables: int, factor: float, turns: int) -> Measurement:
+    with tempfile.TemporaryDirectory(prefix="bench-capacity-") as tmp:
+        try:
+            return asyncio.run(Simulation(path, tables, factor, turns, Path(tmp)).measure())
+        except Exception as exc:  # e.g. an interaction answered too late to open a table: N did not keep up
+            failed = Measurement(path, tables, factor, error=f"{type(exc).__name__}: {exc}"[:300])
+            failed.load_average = os.getloadavg()[0]
+            return failed
+
+
+def search(path: str, factor: float, turns: int, start: int, precision: float = 0.1,
+           report: Callable[[Measurement], None] | None = None, max_steps: int = 12) -> tuple[int, list[Measurement]]:
+    """The largest N that keeps up: double from ``start`` until one falls behind, then bisect to ``precision``."""
+    runs: list[Measurement] = []
+
+    def keeps_up(n: int) -> bool:
+        run = measure(path, n, factor, turns)
+        runs.append(run)
+        if report is not None:
+            report(run)
+        return run.keeps_up
+
+    good, bad = 0, None
+    n = start
+    while bad is None and n <= MAX_TABLES and len(runs) < max_steps:
+        if keeps_up(n):
+            good, n = n, n * 2
+        else:
+            bad = n
+    while bad is not None and bad - good > max(1, int(good * precision)) and len(runs) < max_steps:
+        mid = (good + bad) // 2
+        if keeps_up(mid):
+            good = mid
+        else:
+            bad = mid
+    return good, runs
+
+
+def _figures(results: dict[str, tuple[int, list[Measurement]]], factor: float, turns: int) -> list[Figure]:
+    figures = []
+    for path, (capacity, runs) in results.items():
+        passed = [r for r in runs if r.tables == capacity and r.keeps_up]
+        failed = sorted((r for r in runs if not r.keeps_up), key=lambda r: r.tables)
+        at = passed[0] if passed else None
+        edge = failed[0] if failed else None
+        baseline = BASELINE.get(path, 0.0)
+        what = "the turn message's button + modal" if path == "modal" else "DM"
+        parts = [f"K = {factor:g} (30 s turns in {TURN_SECONDS / factor:g} s, 50 requests per {1 / factor:g} s);"
+                 f" {turns - 1} measured turns after a warm-up"]
+        if at is not None:
+            parts.append(f"at {capacity}: lag p95 {at.lag_p95:.2f} s, {at.requests_per_bot_second:.0f} limited"
+                         f" requests/s, {at.refused_429} x 429, CPU {at.cpu_share:.0%}")
+        if edge is not None:
+            bound = ("CPU-BOUND: the process was busy, so this measures the machine as much as the token"
+                     if edge.cpu_bound else "token-bound (CPU mostly idle)")
+            parts.append(f"first falling behind at {edge.tables} (lag p95 {edge.lag_p95:.2f} s, {edge.stalled}"
+                         f" stalled, {edge.refused_429} x 429, CPU {edge.cpu_share:.0%}, loop lag p99"
+                         f" {edge.loop_lag_p99 * 1000:.0f} ms, load {edge.load_average:.1f}): {bound}")
+        else:
+            parts.append(f"no N up to {MAX_TABLES} fell behind")
+        parts.append(f"baseline {baseline:g} ({BASELINE['commit']}, {BASELINE['date']})")
+        target = f">= 2x baseline ({2 * baseline:g})" if baseline else ""
+        figures.append(Figure(
+            f"capacity_tables_{path}", f"Capacity: tables of 5 one token serves at 30 s turns, {what} choices"
+            " (simulated under 50 requests/s)", "tables", summary([capacity]), target,
+            capacity >= 2 * baseline if baseline else None, "; ".join(parts),
+            {"factor": factor, "runs": [asdict(r) | {"cpu_bound": r.cpu_bound} for r in runs]}))
+    return figures
+
+
+def run(quick: bool = False) -> list[Figure]:
+    # Quick: the modal path only, a coarser search with fewer turns and a higher K (a smoke run: likely
+    # CPU-bound on a small machine, which its note says).
+    factor, turns, start = QUICK if quick else FULL
+    paths = ("modal",) if quick else ("modal", "dm")
+    results = {}
+    for path in paths:
+        results[path] = search(path, factor, turns, start, precision=0.25 if quick else 0.1,
+                               report=lambda r: print(f"[bench] capacity {r.line()}", file=sys.stderr, flush=True),
+                               max_steps=4 if quick else 12)
+    return _figures(results, factor, turns)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.capacity", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--path", choices=("modal", "dm"), default="modal")
+    parser.add_argument("--k", type=float, default=2.0, help="time compression factor (default 2)")
+    parser.add_argument("--tables", type=int, default=None, help="measure this N only (default: search)")
+    parser.add_argument("--start", type=int, default=32, help="the search's first N")
+    parser.add_argument("--turns", type=int, default=5, help="turns per table, the first a warm-up (2-9)")
+    parser.add_argument("--json", type=Path, default=None, help="write the measurements here")
+    args = parser.parse_args(argv)
+    if not 2 <= args.turns <= 9:
+        parser.error("--turns must be 2-9 (a game has 10 turns; the last one measured needs a next)")
+
+    def show(run: Measurement) -> None:
+        print(run.line(), flush=True)
+
+    if args.tables is not None:
+        runs = [measure(args.path, args.tables, args.k, args.turns)]
+        show(runs[0])
+    else:
+        capacity, runs = search(args.path, args.k, args.turns, args.start, report=show)
+        print(f"capacity ({args.path}, K = {args.k:g}): {capacity} tables")
+    if args.json is not None:
+        args.json.write_text(json.dumps([asdict(r) for r in runs], indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
