@@ -6,8 +6,9 @@ stack (the real bot against the local fake Discord, modal and DM choices and who
 discord.py floor doing the same durable work), api (REST calls per turn), opening (opening 200 and 2,000
 tables), memory (per running game), restart (``python -m bot`` on 10,000 open + 90,000 finished games),
 load (200 concurrent games: the slowest first answer), rest (REST calls per Numeri move and Binomial roll
-and round) and postgres (bench/postgres.py: the full stack, a restart and a 1,000,000-game leaderboard on
-PostgreSQL; only when a server answers). Each figure is measured as a rate or ratio inside this run and
+and round), capacity (how many tables of 5 one bot token serves at 30 s turns, simulated against the fake's
+global 50 requests/s limit) and postgres (bench/postgres.py: the full stack, a restart and a 1,000,000-game
+leaderboard on PostgreSQL; only when a server answers). Each figure is measured as a rate or ratio inside this run and
 repeated; the table shows the median and the min-max spread. The full run writes bench/results.json (one
 key per figure) and bench/RESULTS.md from it; ``--quick`` is a smoke run with fewer repeats and smaller
 sizes, and writes nothing unless ``--json`` or ``--markdown`` is given. ``--check`` exits 1 when a figure
@@ -29,7 +30,8 @@ from typing import Any
 from .common import Figure, cpu_count, fmt
 from .report import RESULTS_MD, write_results
 
-SECTIONS = ("engine", "sqlite", "stack", "api", "rest", "opening", "memory", "restart", "load", "postgres")
+SECTIONS = ("engine", "sqlite", "stack", "api", "rest", "opening", "memory", "restart", "load", "capacity",
+            "postgres")
 RESULTS = Path(__file__).resolve().parent / "results.json"
 
 
@@ -127,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         runners: dict[str, Callable[[], list[Figure]]] = {
             "engine": lazy("engine"), "sqlite": lazy("sqlite_commits"), "stack": lazy("stack"),
             "api": lazy("api_economy"), "rest": lazy("rest_per_move"), "opening": lazy("opening"), "memory": memory,
-            "restart": restart, "load": lazy("load"), "postgres": postgres,
+            "restart": restart, "load": lazy("load"), "capacity": lazy("capacity"), "postgres": postgres,
         }
         for section in SECTIONS:
             if section not in wanted:

@@ -4,7 +4,9 @@ Two timings for 5 players, each a whole game (10 turns), driven like tests/test_
 World helper, a fake clock and ``scheduler.fire_due``): all five choose within one second, or they are
 spread over the 60 s timer (one every 10 s, from 5 s on; the 30 s reminder falls between). Two choice
 paths: a DM (answered with a DM) and the modal (button -> modal, submit -> ephemeral ack). Interaction
-callbacks and followups are counted apart: Discord's global 50 requests/s limit does not apply to them.
+callbacks and followups are counted apart: Discord's global 50 requests/s limit does not apply to them. How
+many tables one token serves under that limit is measured by bench/capacity.py (a simulation against the
+rate-limited fake), not derived from these counts.
 """
 
 import asyncio
@@ -22,7 +24,6 @@ from .common import Figure, summary
 
 PLAYERS = ("ana", "ben", "cy", "dee", "eve")
 TURN_SECONDS = 60
-GLOBAL_LIMIT = 50  # requests/s per bot, interaction endpoints excepted
 INTERACTION = re.compile(r"^/(interactions|webhooks)/")
 
 
@@ -114,13 +115,6 @@ async def _run(quick: bool) -> tuple[list[Figure], dict[str, Any]]:
                     f" other {summary(others)['median']:.0f}"
                     f" (median); worst turn {worst}",
                     {"interaction_callbacks": summary(inter), "other_rest": summary(others)}))
-                per_turn_other = max(others)
-                for seconds in (60, 120):
-                    games = GLOBAL_LIMIT * seconds / per_turn_other
-                    figures.append(Figure(
-                        f"api_max_games_{name}_{seconds}s", f"API: concurrent games under 50 req/s, {path}, {what},"
-                        f" {seconds} s turns", "games", summary([games]),
-                        note=f"50 x {seconds} / {per_turn_other} non-interaction calls (worst turn)"))
     return figures, details
 
 

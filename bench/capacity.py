@@ -68,6 +68,7 @@ DISCORD_REQUESTS, DISCORD_WINDOW = 50, 1.0
 DM_REPLY_WINDOW = 5.0  # the product's default DM-reply throttle window (bot seconds)
 IN_FLIGHT = 16  # tables being opened at once
 MAX_TABLES = 4096
+LAST_TURN = 9  # a game has 10 turns: the last one a table may play here must have a next turn message
 TITLE = re.compile(r"Round (\d) of 2 · Turn (\d) of 5: choose")
 CPU_BOUND = 0.6  # a process busier than this share of one core measures the CPU as much as the token
 LOOP_LAG_BOUND = 0.05  # s: an event loop late by this much at p99 is CPU-bound
@@ -202,6 +203,9 @@ class Simulation:
         self.missed = 0
         self.wrong = 0
         self.measure_from = float("inf")
+        self.finished = 0  # tables through their measured turns
+        self.done = asyncio.Event()
+        self.errors: list[str] = []
 
     def seconds(self, bot_seconds: float) -> float:
         """Real seconds for a span of the bot's time."""
@@ -287,26 +291,48 @@ class Simulation:
         assert self.bot is not None
         grace = self.seconds(10 * MARGIN) + 5.0  # then the table has stalled (a lost message is never re-sent)
         seen = await table.status(0, time.monotonic() + 60)
-        for turn in range(self.turns):
-            if seen is None:
-                table.stalled = True
-                return
-            status, seen_at = seen
-            record = (await self.bot.tables.table(table.game_id)).record
-            assert record.deadline is not None
-            deadline = self.clock.real(record.deadline)
-            opened = deadline - self.seconds(TURN_SECONDS)
-            moments = [max(seen_at, opened + self.seconds(self.rng.uniform(*CHOICE_WINDOW))) for _ in range(SEATS)]
-            sent = await asyncio.gather(*(self.choose(table, seat, turn, status, at, deadline)
-                                          for seat, at in enumerate(moments)))
-            seen = await table.status(turn + 1, deadline + grace)
-            if seen_at < self.measure_from:
-                continue  # warm-up: opened before the limit was on
-            if seen is None:
-                table.stalled = True
-                return
-            ended = deadline if any(s is None for s in sent) else max(s for s in sent if s is not None)
-            self.lags.setdefault(turn, []).append(max(0.0, seen[1] - ended))
+        measured = 0
+        try:
+            # After its measured turns a table plays on (unmeasured) until every table is done, so the last
+            # tables are measured under the same load as the first.
+            for turn in range(LAST_TURN):
+                if measured >= self.turns - 1 and self.done.is_set():
+                    break
+                if seen is None:
+                    table.stalled = True
+                    return
+                status, seen_at = seen
+                record = (await self.bot.tables.table(table.game_id)).record
+                assert record.deadline is not None
+                deadline = self.clock.real(record.deadline)
+                opened = deadline - self.seconds(TURN_SECONDS)
+                low, high = CHOICE_WINDOW
+                if turn == 0:  # the warm-up ends at a random moment: the tables' turns are spread apart
+                    high = self.rng.uniform(low, high)
+                moments = [max(seen_at, opened + self.seconds(self.rng.uniform(low, high))) for _ in range(SEATS)]
+                sent = await asyncio.gather(*(self.choose(table, seat, turn, status, at, deadline)
+                                              for seat, at in enumerate(moments)))
+                seen = await table.status(turn + 1, deadline + grace)
+                if seen_at < self.measure_from or measured >= self.turns - 1:
+                    continue  # warm-up (opened before the limit was on), or the unmeasured tail
+                if seen is None:
+                    table.stalled = True
+                    return
+                ended = deadline if any(s is None for s in sent) else max(s for s in sent if s is not None)
+                self.lags.setdefault(measured, []).append(max(0.0, seen[1] - ended))
+                measured += 1
+                if measured == self.turns - 1:
+                    self.finished += 1
+                    if self.finished == self.count:
+                        self.done.set()
+        except Exception as exc:  # e.g. a modal that never opened: this table did not keep up
+            table.stalled = True
+            self.errors.append(f"{table.channel.name}: {type(exc).__name__}: {exc}"[:300])
+        finally:
+            if measured < self.turns - 1:  # stalled or failed: the others must not wait for it
+                self.finished += 1
+                if self.finished == self.count:
+                    self.done.set()
 
     async def measure(self) -> Measurement:
         result = Measurement(self.path, self.count, self.factor)
@@ -353,19 +379,25 @@ class Simulation:
             gc.collect()
             cpu0, wall0 = time.process_time(), time.monotonic()
             tick = asyncio.create_task(ticker())
-            await asyncio.gather(*players)
+            await self.done.wait()  # every table through its measured turns (or stalled)
             wall = time.monotonic() - wall0
             result.cpu_share = (time.process_time() - cpu0) / wall
             stop.set()
             await tick
+            for task in players:
+                task.cancel()
+            await asyncio.gather(*players, return_exceptions=True)
             result.requests_per_bot_second = limit.accepted / (wall * self.factor)
             result.refused_429 = limit.limited
             result.full_windows = limit.full_windows / max(1, limit.windows)
+            result.warnings = counter.count
         finally:
-            quiet.setLevel(saved_level)
-            for logger in loggers:
-                logger.removeHandler(counter)
-            await self.stop()
+            try:
+                await self.stop()  # (its own warnings, e.g. announcements cut off by the stop, are not counted)
+            finally:
+                quiet.setLevel(saved_level)
+                for logger in loggers:
+                    logger.removeHandler(counter)
         lags = [lag * self.factor for turn in sorted(self.lags) for lag in self.lags[turn]]
         result.turns_measured = len(lags)
         result.stalled = sum(t.stalled for t in self.tables)
@@ -376,7 +408,8 @@ class Simulation:
         result.answer_p99 = percentile([a.latency for a in answered if a.latency is not None], 99)
         result.loop_lag_p99 = percentile(ticks, 99)
         result.load_average = os.getloadavg()[0]
-        result.warnings = counter.count
+        if self.errors:
+            result.error = f"{len(self.errors)} table(s) failed, first: {self.errors[0]}"
         if lags:
             result.lag_p50, result.lag_p95, result.lag_max = (percentile(lags, 50), percentile(lags, 95),
                                                               max(lags))

@@ -56,8 +56,24 @@ so a durable figure means something only beside the disk's own rate at the same 
   60 s turns; 5 players, a reminder 30 s before the deadline. "Within one second": one choice every 0.2 s;
   "spread": at 5, 15, 25, 35, 45 s. A turn's calls run from its first choice to the next turn's status
   message. For the modal path the button -> modal callbacks are Discord's protocol, not messages: they are
-  reported but not counted against the target. The "concurrent games under 50 requests/s" lines are still
-  the formula 50 x turn seconds / the worst turn's non-interaction calls, not a simulation.
+  reported but not counted against the target. How many tables a token serves is not derived from these
+  counts: see Capacity.
+- **Capacity.** `bench/capacity.py`: the real `NumberBot` (SQLite) plays N tables of 5 at 30 s turns
+  against the fake with Discord's global rate limit on (50 requests per second per token, counted in fixed
+  windows; interaction callbacks and `/webhooks/` followups exempt; an excess request gets 429 with
+  `"global": true`, `X-RateLimit-Global` and `Via`, which discord.py answers by locking every request and
+  retrying, five tries at most). Every player chooses at a random moment of the turn (uniform over 1-27 s,
+  or as soon as the turn message appears if it comes later), through the turn message's button and the
+  modal, or by DM (one search per path). A turn keeps up when the next turn message appears within 1 s of
+  its last choice (or its deadline); N keeps up when the 95th percentile of that lag over every measured turn
+  is within 1 s, no table stalls and no player misses a turn. Tables are opened with the limit off; each
+  table's first turn is a warm-up (it also spreads the tables' turns apart). The search doubles N from 40
+  until a failure, then bisects to within 10 %; each N is one fresh run (n = 1). Time can be compressed by a
+  factor K (the bot's clock runs K times faster, its scheduler sleeps 1/K of each wait, the limit becomes 50
+  requests per 1/K s): only waiting scales, work does not, so K multiplies the CPU load. The full run uses
+  K = 1 (real 30 s turns) and `--quick` K = 4; each measurement records the process's CPU time over wall
+  time and the event loop's lag, and the note says whether the first N that fell behind was CPU-bound. The
+  target is twice the figure of main at commit 57413c0 (the baseline recorded in the module, with its date).
 - **Opening tables.** `/thenumber start` in 200 and in 2,000 fresh channels (16 in flight) on the real bot,
   REST over HTTP to the fake; cost per table, and the ratio of the two (discord.py's bucket walk, amortised
   by `bot/http_buckets.py`, made it grow with the number of tables).
