@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextvars
 import gc
 import json
 import logging
@@ -73,6 +74,8 @@ DISCORD_REQUESTS, DISCORD_WINDOW = 50, 1.0
 DM_REPLY_WINDOW = 5.0  # the product's default DM-reply throttle window (bot seconds)
 IN_FLIGHT = 4  # tables being opened at once (more only makes the answers late on a busy machine)
 OPEN_ATTEMPTS = 3
+OPENING_ANSWER_DEADLINE = 60.0  # s: the fake's 3 s rule, relaxed while the tables are opened
+DISCORD_ANSWER_DEADLINE = 3.0  # s: Discord's, from the measurement on (CPU time is not compressed)
 MAX_TABLES = 4096
 LAST_TURN = 9  # a game has 10 turns: the last one a table may play here must have a next turn message
 TITLE = re.compile(r"Round (\d) of 2 · Turn (\d) of 5: choose")
@@ -155,6 +158,9 @@ class Measurement:
     lag_p50: float = float("nan")  # bot seconds
     lag_p95: float = float("nan")
     lag_max: float = float("nan")
+    token_p95: float = float("nan")  # bot seconds: what the limit added to a turn's lag (its calls' waits)
+    token_max: float = float("nan")
+    call_wait_p95: float = float("nan")  # bot seconds: the token's wait of every REST call (DM replies too)
     lag_trend: float = float("nan")  # median lag of the last measured turn minus the first's (bot seconds)
     stalled: int = 0
     missed_choices: int = 0
@@ -176,7 +182,9 @@ class Measurement:
         return self.cpu_share >= CPU_BOUND or self.loop_lag_p99 >= LOOP_LAG_BOUND
 
     def line(self) -> str:
-        return (f"{self.path} N={self.tables}: {'keeps up' if self.keeps_up else 'FALLS BEHIND'}; lag p50 "
+        return (f"{self.path} N={self.tables}: {'keeps up' if self.keeps_up else 'FALLS BEHIND'}; token wait per"
+                f" turn p95 {self.token_p95:.2f} max {self.token_max:.2f} s, per call p95 {self.call_wait_p95:.2f} s;"
+                f" lag p50 "
                 f"{self.lag_p50:.2f} p95 {self.lag_p95:.2f} max {self.lag_max:.2f} s (trend {self.lag_trend:+.2f}),"
                 f" {self.turns_measured} turns, {self.stalled} stalled, {self.missed_choices} missed,"
                 f" {self.wrong_answers} wrong; {self.refused_429} x 429, {self.requests_per_bot_second:.1f} req/s,"
@@ -185,6 +193,52 @@ class Measurement:
                 f" {self.answer_p99 * 1000:.0f} ms, load {self.load_average:.2f}; {self.reopened} reopened;"
                 f" {self.seconds:.0f} s"
                 + (f"; ERROR {self.error}" if self.error else ""))
+
+
+_ATTEMPTS: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("capacity_attempts", default=None)
+
+
+class TokenWaits:
+    """How long each REST call of the bot waited for the token: from the call into discord.py's
+    ``HTTPClient.request`` to the start of its last HTTP attempt (discord.py's global lock, and its sleeps after
+    each 429). The work around it (the bot's, the fake's, the disk's) is not in it, so this is what the limit
+    costs, whatever else keeps the machine busy."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[int | None, float, float]] = []  # (channel id, called at, waited)
+
+    def install(self, http: Any) -> None:
+        request = http.request
+        session = http._HTTPClient__session  # after login: discord.py makes its session there
+
+        async def timed(route: Any, *args: Any, **kwargs: Any) -> Any:
+            attempts: list[float] = []
+            mark = _ATTEMPTS.set(attempts)
+            called = time.monotonic()
+            try:
+                return await request(route, *args, **kwargs)
+            finally:
+                _ATTEMPTS.reset(mark)
+                if attempts:
+                    channel = route.channel_id
+                    self.calls.append((int(channel) if channel is not None else None, called,
+                                       attempts[-1] - called))
+
+        opener = session.request
+
+        def attempt(*args: Any, **kwargs: Any) -> Any:
+            attempts = _ATTEMPTS.get()
+            if attempts is not None:  # interaction answers use the same session, outside HTTPClient.request
+                attempts.append(time.monotonic())
+            return opener(*args, **kwargs)
+
+        http.request = timed
+        session.request = attempt
+
+    def on(self, channel_id: int, start: float, end: float) -> float:
+        """The token's wait of the calls to ``channel_id`` made between ``start`` and ``end`` (sequential
+        calls on one game's critical path: the reveal's edit, then the next turn message)."""
+        return sum(w for c, at, w in self.calls if c == channel_id and start <= at <= end)
 
 
 def _answered(result: InteractionResult) -> bool:
@@ -218,6 +272,8 @@ class Simulation:
         self.finished = 0  # tables through their measured turns
         self.done = asyncio.Event()
         self.errors: list[str] = []
+        self.waits = TokenWaits()
+        self.windows: list[tuple[int, float, float]] = []  # measured turns: (channel id, ended, next seen)
         self.reopened = 0  # tables opened again because an answer came too late (a busy machine)
         self.guild: Any = None
 
@@ -255,6 +311,7 @@ class Simulation:
         self.bot = NumberBot(settings, clock=self.clock)
         self.bot.scheduler = CompressedScheduler(self.clock)  # before login: the cogs take it in setup_hook
         await self.bot.login(self.fake.token)
+        self.waits.install(self.bot.http)
         await self.fake.attach(self.bot)
 
     async def stop(self) -> None:
@@ -355,6 +412,7 @@ class Simulation:
                     return
                 ended = deadline if any(s is None for s in sent) else max(s for s in sent if s is not None)
                 self.lags.setdefault(measured, []).append(max(0.0, seen[1] - ended))
+                self.windows.append((table.channel.id, ended, seen[1]))
                 measured += 1
                 if measured == self.turns - 1:
                     self.finished += 1
@@ -404,6 +462,8 @@ class Simulation:
                     players.append(asyncio.create_task(self.play(table)))
 
             openers = [asyncio.create_task(opener()) for _ in range(IN_FLIGHT)]
+            # Opening is not measured: a busy machine may answer its interactions late without failing it.
+            self.fake.interaction_deadline = OPENING_ANSWER_DEADLINE
             try:
                 await asyncio.gather(*openers)
             except BaseException:
@@ -411,6 +471,7 @@ class Simulation:
                     task.cancel()
                 await asyncio.gather(*openers, *players, return_exceptions=True)
                 raise
+            self.fake.interaction_deadline = DISCORD_ANSWER_DEADLINE
             limit = self.fake.limit_globally(DISCORD_REQUESTS, DISCORD_WINDOW / self.factor)
             self.measure_from = time.monotonic()
             gc.collect()
@@ -453,8 +514,17 @@ class Simulation:
                                                               max(lags))
             first, last = min(self.lags), max(self.lags)
             result.lag_trend = (percentile(self.lags[last], 50) - percentile(self.lags[first], 50)) * self.factor
-        result.keeps_up = (bool(lags) and result.lag_p95 <= MARGIN and result.stalled == 0
-                           and result.missed_choices == 0 and result.wrong_answers == 0)
+        token = [self.waits.on(channel, ended, seen) * self.factor for channel, ended, seen in self.windows]
+        measured_calls = [w * self.factor for _, at, w in self.waits.calls if at >= self.measure_from]
+        if token:
+            result.token_p95, result.token_max = percentile(token, 95), max(token)
+        result.call_wait_p95 = percentile(measured_calls, 95)
+        # The token keeps up when its limit adds at most MARGIN to 95 % of the turns and of the calls, and no
+        # table stalls or has a player miss a turn. The whole lag is reported beside it: on a busy machine it
+        # also holds the CPU's and the disk's delays, which are not the token's (wrong answers are the CPU's:
+        # the interaction answers are exempt from the limit).
+        result.keeps_up = (bool(lags) and result.token_p95 <= MARGIN and result.call_wait_p95 <= MARGIN
+                           and result.stalled == 0 and result.missed_choices == 0)
         result.seconds = time.perf_counter() - started
         return result
 
@@ -497,7 +567,8 @@ def search(path: str, factor: float, turns: int, start: int, precision: float = 
     return good, runs
 
 
-def _figures(results: dict[str, tuple[int, list[Measurement]]], factor: float, turns: int) -> list[Figure]:
+def _figures(results: dict[str, tuple[int, list[Measurement]]], factor: float, turns: int,
+             quick: bool = False) -> list[Figure]:
     figures = []
     for path, (capacity, runs) in results.items():
         passed = [r for r in runs if r.tables == capacity and r.keeps_up]
@@ -510,21 +581,25 @@ def _figures(results: dict[str, tuple[int, list[Measurement]]], factor: float, t
                  f" {turns - 1} measured turns after a warm-up"]
         if at is not None:
             parts.append(f"at {capacity}: lag p95 {at.lag_p95:.2f} s, {at.requests_per_bot_second:.0f} limited"
-                         f" requests/s, {at.refused_429} x 429, CPU {at.cpu_share:.0%}")
+                         f" requests/s, {at.refused_429} x 429, {at.full_windows:.0%} of the windows full,"
+                         f" CPU {at.cpu_share:.0%}")
         if edge is not None:
             bound = ("CPU-BOUND: the process was busy, so this measures the machine as much as the token"
                      if edge.cpu_bound else "token-bound (CPU mostly idle)")
             parts.append(f"first falling behind at {edge.tables} (lag p95 {edge.lag_p95:.2f} s, {edge.stalled}"
-                         f" stalled, {edge.refused_429} x 429, CPU {edge.cpu_share:.0%}, loop lag p99"
-                         f" {edge.loop_lag_p99 * 1000:.0f} ms, load {edge.load_average:.1f}): {bound}")
+                         f" stalled, {edge.wrong_answers} wrong answers, {edge.refused_429} x 429,"
+                         f" {edge.full_windows:.0%} of the windows full, CPU {edge.cpu_share:.0%}, loop lag p99"
+                         f" {edge.loop_lag_p99 * 1000:.0f} ms, load {edge.load_average:.1f}"
+                         + (f", {edge.error}" if edge.error else "") + f"): {bound}")
         else:
             parts.append(f"no N up to {MAX_TABLES} fell behind")
         parts.append(f"baseline {baseline:g} ({BASELINE['commit']}, {BASELINE['date']})")
-        target = f">= 2x baseline ({2 * baseline:g})" if baseline else ""
+        # The baseline is a full run's: a quick run (compressed, CPU-bound) is not held to it.
+        target = f">= 2x baseline ({2 * baseline:g})" if baseline and not quick else ""
         figures.append(Figure(
             f"capacity_tables_{path}", f"Capacity: tables of 5 one token serves at 30 s turns, {what} choices"
             " (simulated under 50 requests/s)", "tables", summary([capacity]), target,
-            capacity >= 2 * baseline if baseline else None, "; ".join(parts),
+            capacity >= 2 * baseline if target else None, "; ".join(parts),
             {"factor": factor, "runs": [asdict(r) | {"cpu_bound": r.cpu_bound} for r in runs]}))
     return figures
 
@@ -539,7 +614,7 @@ def run(quick: bool = False) -> list[Figure]:
         results[path] = search(path, factor, turns, start, precision=0.25 if quick else 0.1,
                                report=lambda r: print(f"[bench] capacity {r.line()}", file=sys.stderr, flush=True),
                                max_steps=4 if quick else 12)
-    return _figures(results, factor, turns)
+    return _figures(results, factor, turns, quick)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
