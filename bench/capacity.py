@@ -6,11 +6,16 @@ Discord with its global rate limit on (``FakeDiscord.limit_globally``: 50 reques
 interaction callbacks and webhooks exempt, a 429 that discord.py answers by locking and retrying). Each turn
 lasts 30 s; each player chooses at a random moment of it (uniform over 1-27 s after the turn opened, or as soon
 as the turn message appears if it comes later), either through the turn message's button and the modal
-(click "Choose secretly", submit the number) or by DM, one path per search. A table keeps up on a turn when
-the next turn message appears within ``MARGIN`` (1 s) of the turn's last choice (or of its deadline, if a
-player could not choose in time). N keeps up when the 95th percentile of that lag over every measured turn
-stays within the margin, no table stalls (a message lost after discord.py's five tries) and no player misses a
-turn. The search doubles N until a failure, then bisects to within 10 %.
+(click "Choose secretly", submit the number) or by DM, one path per search. A turn's lag runs from its last
+choice (or its deadline, if a player could not choose in time) to the next turn message. The token's share of
+it is timed in the bot: each REST call's wait from its call into discord.py's ``HTTPClient.request`` to the
+start of its last HTTP attempt (discord.py's global lock and its sleeps after each 429; ``TokenWaits``), summed
+over the calls to the table's channel inside the turn's lag (the reveal's edit, then the next turn message). N
+keeps up when that wait stays within ``MARGIN`` (1 s) for 95 % of the measured turns and 95 % of all REST
+calls (DM replies included), no table stalls (a message lost after discord.py's five tries) and no player misses
+a turn. The whole lag is reported beside it but does not decide: on a busy machine it also holds the CPU's and
+the disk's delays, which are not the token's (nor are late interaction answers: they are exempt from the
+limit; they are counted as wrong answers). The search doubles N until a failure, then bisects to within 10 %.
 
 Time is compressed by a factor K rather than simulated: with real sockets between the bot and the fake, a
 virtual clock would have to drive aiohttp's and discord.py's own timeouts and sleeps too, which it cannot. So
@@ -21,7 +26,8 @@ the fake's global limit becomes 50 requests per 1/K s, the DM-reply throttle win
 waits scales; the work does not: CPU time per request is the same at any K, so K multiplies the CPU load.
 A capacity is a token's only while the CPU is mostly idle, so each measurement records the process's CPU
 time over wall time and the event loop's lag (a 10 ms ticker's overshoot), and the figures' notes say when
-the first failing N was CPU-bound rather than token-bound. Lags are reported in the bot's time (real x K).
+the first failing N was CPU-bound rather than token-bound (an overloaded loop delays the calls' attempts too,
+so even the token's wait is then inflated). Lags and waits are reported in the bot's time (real x K).
 
 The product's settings are its defaults apart from the turn (30 s) and the DM-reply window: REMINDER_SECONDS
 is 30, so a 30 s turn sends no reminder (as on a real server with the default configuration). Tables are
@@ -580,13 +586,16 @@ def _figures(results: dict[str, tuple[int, list[Measurement]]], factor: float, t
         parts = [f"K = {factor:g} (30 s turns in {TURN_SECONDS / factor:g} s, 50 requests per {1 / factor:g} s);"
                  f" {turns - 1} measured turns after a warm-up"]
         if at is not None:
-            parts.append(f"at {capacity}: lag p95 {at.lag_p95:.2f} s, {at.requests_per_bot_second:.0f} limited"
+            parts.append(f"at {capacity}: the token's wait per turn p95 {at.token_p95:.2f} s (per call"
+                         f" {at.call_wait_p95:.2f} s), whole lag p95 {at.lag_p95:.2f} s,"
+                         f" {at.requests_per_bot_second:.0f} limited"
                          f" requests/s, {at.refused_429} x 429, {at.full_windows:.0%} of the windows full,"
                          f" CPU {at.cpu_share:.0%}")
         if edge is not None:
             bound = ("CPU-BOUND: the process was busy, so this measures the machine as much as the token"
                      if edge.cpu_bound else "token-bound (CPU mostly idle)")
-            parts.append(f"first falling behind at {edge.tables} (lag p95 {edge.lag_p95:.2f} s, {edge.stalled}"
+            parts.append(f"first falling behind at {edge.tables} (token wait per turn p95 {edge.token_p95:.2f} s,"
+                         f" per call {edge.call_wait_p95:.2f} s, whole lag p95 {edge.lag_p95:.2f} s, {edge.stalled}"
                          f" stalled, {edge.wrong_answers} wrong answers, {edge.refused_429} x 429,"
                          f" {edge.full_windows:.0%} of the windows full, CPU {edge.cpu_share:.0%}, loop lag p99"
                          f" {edge.loop_lag_p99 * 1000:.0f} ms, load {edge.load_average:.1f}"

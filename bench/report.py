@@ -64,9 +64,13 @@ so a durable figure means something only beside the disk's own rate at the same 
   `"global": true`, `X-RateLimit-Global` and `Via`, which discord.py answers by locking every request and
   retrying, five tries at most). Every player chooses at a random moment of the turn (uniform over 1-27 s,
   or as soon as the turn message appears if it comes later), through the turn message's button and the
-  modal, or by DM (one search per path). A turn keeps up when the next turn message appears within 1 s of
-  its last choice (or its deadline); N keeps up when the 95th percentile of that lag over every measured turn
-  is within 1 s, no table stalls and no player misses a turn. Tables are opened with the limit off; each
+  modal, or by DM (one search per path). The token's wait is timed in the bot: each REST call's time from
+  its call into discord.py's `HTTPClient.request` to the start of its last HTTP attempt (the global lock and
+  the sleeps after 429s). N keeps up when that wait, summed over a table's calls between its turn's last
+  choice (or deadline) and the next turn message, is within 1 s for 95 % of the measured turns, and within
+  1 s for 95 % of all REST calls (DM replies included), and no table stalls and no player misses a turn. The
+  whole lag (last choice to next turn message) is reported beside it but does not decide: on a busy machine
+  it also holds the CPU's and the disk's delays. Tables are opened with the limit off; each
   table's first turn is a warm-up (it also spreads the tables' turns apart). The search doubles N from 40
   until a failure, then bisects to within 10 %; each N is one fresh run (n = 1). Time can be compressed by a
   factor K (the bot's clock runs K times faster, its scheduler sleeps 1/K of each wait, the limit becomes 50
