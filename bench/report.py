@@ -18,7 +18,7 @@ RESULTS_MD = HERE / "RESULTS.md"
 INTRO = """\
 # Benchmark results
 
-This file is written by `python -m bench` (about 15 minutes on an idle 2-CPU machine) from the run's
+This file is written by `python -m bench` (about 35 minutes on an idle 2-CPU machine) from the run's
 `bench/results.json`; `python -m bench.report` rewrites it from an existing `results.json`. Do not edit the
 figures by hand. `python -m bench --quick` is a shorter smoke run that writes neither file unless asked
 (`--json PATH`, `--markdown PATH`). The benchmarks need the dev extra (`pip install -e '.[dev]'`): the
