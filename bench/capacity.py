@@ -87,15 +87,19 @@ LAST_TURN = 9  # a game has 10 turns: the last one a table may play here must ha
 TITLE = re.compile(r"Round (\d) of 2 · Turn (\d) of 5: choose")
 CPU_BOUND = 0.6  # a process busier than this share of one core measures the CPU as much as the token
 LOOP_LAG_BOUND = 0.05  # s: an event loop late by this much at p99 is CPU-bound
+SATURATED = 0.5  # share of the limit's windows that were full: the token was the bottleneck
 
 # (K, turns per table including the warm-up, the search's first N). The full run does not compress time: on
 # this 2-CPU machine shared with other work, K = 2 already doubled the CPU's share of each turn's lag.
 FULL = (1.0, 3, 40)
 QUICK = (4.0, 2, 64)
 
-# The product as it was on main before the cuts in calls per turn (commit 57413c0), measured by this module
-# (python -m bench --only capacity, a full run: FULL below): the "doubled" target is against these.
-BASELINE = {"commit": "57413c0", "date": "2026-12-01", "modal": 0.0, "dm": 0.0}
+# The product as it was on main before the cuts in calls per turn (commit 57413c0: bot/, cogs/ and storage/ as
+# there), measured by this module's full settings (FULL) on 2026-12-01 16:10-16:31 UTC, load average 2-8 from
+# other work on the 2 CPUs: modal 200 kept up, 220 and 240 fell behind with the limit saturated (75 % and 93 %
+# of its windows full); DM 100 kept up, 110 and 120 fell behind (80 % and 97 % full, the CPU mostly idle).
+# The "doubled" target is against these; one run per N, so read them as +-10 %.
+BASELINE = {"commit": "57413c0", "date": "2026-12-01", "modal": 200.0, "dm": 100.0}
 
 
 class CompressedClock(SystemClock):
@@ -186,6 +190,17 @@ class Measurement:
     @property
     def cpu_bound(self) -> bool:
         return self.cpu_share >= CPU_BOUND or self.loop_lag_p99 >= LOOP_LAG_BOUND
+
+    def bound(self) -> str:
+        """What held this N back: the token (its windows full), the machine (a late event loop), or both."""
+        saturated = self.full_windows >= SATURATED
+        if saturated and not self.cpu_bound:
+            return "token-bound (the limit saturated, the CPU mostly idle)"
+        if saturated:
+            return "token-bound (the limit saturated), on a busy machine"
+        if self.cpu_bound:
+            return "CPU-BOUND: the limit was not saturated; this measures the machine, not the token"
+        return "neither the limit saturated nor the CPU busy (see the runs in results.json)"
 
     def line(self) -> str:
         return (f"{self.path} N={self.tables}: {'keeps up' if self.keeps_up else 'FALLS BEHIND'}; token wait per"
@@ -592,8 +607,7 @@ def _figures(results: dict[str, tuple[int, list[Measurement]]], factor: float, t
                          f" requests/s, {at.refused_429} x 429, {at.full_windows:.0%} of the windows full,"
                          f" CPU {at.cpu_share:.0%}")
         if edge is not None:
-            bound = ("CPU-BOUND: the process was busy, so this measures the machine as much as the token"
-                     if edge.cpu_bound else "token-bound (CPU mostly idle)")
+            bound = edge.bound()
             parts.append(f"first falling behind at {edge.tables} (token wait per turn p95 {edge.token_p95:.2f} s,"
                          f" per call {edge.call_wait_p95:.2f} s, whole lag p95 {edge.lag_p95:.2f} s, {edge.stalled}"
                          f" stalled, {edge.wrong_answers} wrong answers, {edge.refused_429} x 429,"
@@ -609,7 +623,7 @@ def _figures(results: dict[str, tuple[int, list[Measurement]]], factor: float, t
             f"capacity_tables_{path}", f"Capacity: tables of 5 one token serves at 30 s turns, {what} choices"
             " (simulated under 50 requests/s)", "tables", summary([capacity]), target,
             capacity >= 2 * baseline if target else None, "; ".join(parts),
-            {"factor": factor, "runs": [asdict(r) | {"cpu_bound": r.cpu_bound} for r in runs]}))
+            {"factor": factor, "runs": [asdict(r) | {"cpu_bound": r.cpu_bound, "bound": r.bound()} for r in runs]}))
     return figures
 
 
