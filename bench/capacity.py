@@ -38,7 +38,8 @@ measured turns plays on, unmeasured, until every table has, so the last ones are
 
 The full run uses K = 1 (real 30 s turns, about 90 s per N): on this 2-CPU machine shared with other work,
 K = 2 already doubled the CPU's share of each turn's lag (it counts K times in the bot's time). ``--quick``
-uses K = 4 and fewer steps: a smoke run whose figure is likely CPU-bound, as its note then says.
+uses K = 4, one measured turn and only N = 32 and 64 (about a minute): a smoke run whose figure is a lower
+bound, and not held to the target.
 
 ``python -m bench.capacity [--path modal|dm] [--k 2] [--tables N] [--turns 4]`` measures one N (or searches when
 --tables is not given) and prints each measurement; ``python -m bench --only capacity`` adds the figures.
@@ -92,7 +93,8 @@ SATURATED = 0.5  # share of the limit's windows that were full: the token was th
 # (K, turns per table including the warm-up, the search's first N). The full run does not compress time: on
 # this 2-CPU machine shared with other work, K = 2 already doubled the CPU's share of each turn's lag.
 FULL = (1.0, 3, 40)
-QUICK = (4.0, 2, 64)
+QUICK = (4.0, 2, 32)
+QUICK_STEPS = 2  # N = 32 and 64 only: a smoke run of the simulation (a lower bound), about a minute
 
 # The product as it was on main before the cuts in calls per turn (commit 57413c0: bot/, cogs/ and storage/ as
 # there), measured by this module's full settings (FULL) on 2026-12-01 16:10-16:31 UTC, load average 2-8 from
@@ -597,9 +599,9 @@ def _figures(results: dict[str, tuple[int, list[Measurement]]], factor: float, t
         at = passed[0] if passed else None
         edge = failed[0] if failed else None
         baseline = BASELINE.get(path, 0.0)
-        what = "the turn message's button + modal" if path == "modal" else "DM"
+        what = "button + modal" if path == "modal" else "DM"
         parts = [f"K = {factor:g} (30 s turns in {TURN_SECONDS / factor:g} s, 50 requests per {1 / factor:g} s);"
-                 f" {turns - 1} measured turns after a warm-up"]
+                 f" {turns - 1} measured turn{'s' if turns > 2 else ''} after a warm-up"]
         if at is not None:
             parts.append(f"at {capacity}: the token's wait per turn p95 {at.token_p95:.2f} s (per call"
                          f" {at.call_wait_p95:.2f} s), whole lag p95 {at.lag_p95:.2f} s,"
@@ -614,6 +616,8 @@ def _figures(results: dict[str, tuple[int, list[Measurement]]], factor: float, t
                          f" {edge.full_windows:.0%} of the windows full, CPU {edge.cpu_share:.0%}, loop lag p99"
                          f" {edge.loop_lag_p99 * 1000:.0f} ms, load {edge.load_average:.1f}"
                          + (f", {edge.error}" if edge.error else "") + f"): {bound}")
+        elif quick:
+            parts.append(f"quick run: the search stopped at {max(r.tables for r in runs)} (a lower bound)")
         else:
             parts.append(f"no N up to {MAX_TABLES} fell behind")
         parts.append(f"baseline {baseline:g} ({BASELINE['commit']}, {BASELINE['date']})")
@@ -621,22 +625,22 @@ def _figures(results: dict[str, tuple[int, list[Measurement]]], factor: float, t
         target = f">= 2x baseline ({2 * baseline:g})" if baseline and not quick else ""
         figures.append(Figure(
             f"capacity_tables_{path}", f"Capacity: tables of 5 one token serves at 30 s turns, {what} choices"
-            " (simulated under 50 requests/s)", "tables", summary([capacity]), target,
+            " (simulated, 50 req/s)", "tables", summary([capacity]), target,
             capacity >= 2 * baseline if target else None, "; ".join(parts),
             {"factor": factor, "runs": [asdict(r) | {"cpu_bound": r.cpu_bound, "bound": r.bound()} for r in runs]}))
     return figures
 
 
 def run(quick: bool = False) -> list[Figure]:
-    # Quick: the modal path only, a coarser search with fewer turns and a higher K (a smoke run: likely
-    # CPU-bound on a small machine, which its note says).
+    # Quick: the modal path only, two steps of the search with one measured turn at K = 4 (a smoke run: a
+    # lower bound, and on a small machine likely CPU-bound, which its note then says).
     factor, turns, start = QUICK if quick else FULL
     paths = ("modal",) if quick else ("modal", "dm")
     results = {}
     for path in paths:
         results[path] = search(path, factor, turns, start, precision=0.25 if quick else 0.1,
                                report=lambda r: print(f"[bench] capacity {r.line()}", file=sys.stderr, flush=True),
-                               max_steps=4 if quick else 12)
+                               max_steps=QUICK_STEPS if quick else 12)
     return _figures(results, factor, turns, quick)
 
 
