@@ -91,7 +91,10 @@ LOOP_LAG_BOUND = 0.05  # s: an event loop late by this much at p99 is CPU-bound
 SATURATED = 0.5  # share of the limit's windows that were full: the token was the bottleneck
 
 # (K, turns per table including the warm-up, the search's first N). The full run does not compress time: on
-# this 2-CPU machine shared with other work, K = 2 already doubled the CPU's share of each turn's lag.
+# this 2-CPU machine shared with other work (load average 4-6), K = 2 at 200 modal tables kept up but with the
+# token's wait p95 at 0.70 s instead of 0.17 s at K = 1 (the CPU 56 %, the loop lag p99 81 ms: the CPU's delays
+# count K times), and at 240 it collapsed CPU-bound (answers p99 6.5 s, most tables stalled) with the limit far
+# from saturated.
 FULL = (1.0, 3, 40)
 QUICK = (4.0, 2, 32)
 QUICK_STEPS = 2  # N = 32 and 64 only: a smoke run of the simulation (a lower bound), about a minute
