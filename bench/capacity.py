@@ -41,8 +41,8 @@ K = 2 already doubled the CPU's share of each turn's lag (it counts K times in t
 uses K = 4, one measured turn and only N = 32 and 64 (about a minute): a smoke run whose figure is a lower
 bound, and not held to the target.
 
-``python -m bench.capacity [--path modal|dm] [--k 2] [--tables N] [--turns 4]`` measures one N (or searches when
---tables is not given) and prints each measurement; ``python -m bench --only capacity`` adds the figures.
+``python -m bench.capacity [--path modal|dm] [--k 1] [--tables N] [--turns 3] [--start 40]`` measures one N (or
+searches when --tables is not given) and prints each measurement; ``python -m bench --only capacity`` adds the figures.
 """
 
 from __future__ import annotations
@@ -651,10 +651,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.capacity", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--path", choices=("modal", "dm"), default="modal")
-    parser.add_argument("--k", type=float, default=2.0, help="time compression factor (default 2)")
+    parser.add_argument("--k", type=float, default=FULL[0], help=f"time compression factor (default {FULL[0]:g})")
     parser.add_argument("--tables", type=int, default=None, help="measure this N only (default: search)")
-    parser.add_argument("--start", type=int, default=32, help="the search's first N")
-    parser.add_argument("--turns", type=int, default=5, help="turns per table, the first a warm-up (2-9)")
+    parser.add_argument("--start", type=int, default=FULL[2], help="the search's first N")
+    parser.add_argument("--turns", type=int, default=FULL[1], help="turns per table, the first a warm-up (2-9)")
     parser.add_argument("--json", type=Path, default=None, help="write the measurements here")
     args = parser.parse_args(argv)
     if not 2 <= args.turns <= 9:
