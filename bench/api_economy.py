@@ -8,6 +8,8 @@ interaction's response, the acknowledgement an ephemeral followup). Interaction 
 counted apart: Discord's global 50 requests/s limit does not apply to them. Targets, on the other calls (a
 turn: from its first choice to the next turn's message): at most 2 with the modal, at most N + 2 by DM
 (the N acknowledgements, the reveal posted with the next turn message, the previous message closed).
+How many tables one token serves under that limit is measured by bench/capacity.py (a simulation
+against the rate-limited fake), not derived from these counts.
 """
 
 import asyncio
@@ -25,7 +27,6 @@ from .common import Figure, summary
 
 PLAYERS = ("ana", "ben", "cy", "dee", "eve")
 TURN_SECONDS = 60
-GLOBAL_LIMIT = 50  # requests/s per bot, interaction endpoints excepted
 INTERACTION = re.compile(r"^/(interactions|webhooks)/")
 
 
@@ -122,12 +123,6 @@ async def _run(quick: bool) -> tuple[list[Figure], dict[str, Any]]:
                     f"{len(turns)} turns; worst {worst}; interaction callbacks and followups"
                     f" {summary(inter)['median']:.0f} per turn (median; modal openings {turns[1]['modal_open']})",
                     {"interaction_callbacks": summary(inter), "other_rest": summary(others)}))
-                for seconds in (30, 60, 120):
-                    games = GLOBAL_LIMIT * seconds / worst
-                    figures.append(Figure(
-                        f"api_max_games_{name}_{seconds}s", f"API: concurrent games under 50 req/s, {path}, {what},"
-                        f" {seconds} s turns", "games", summary([games]),
-                        note=f"50 x {seconds} / {worst} rate-limited calls (worst turn)"))
     return figures, details
 
 

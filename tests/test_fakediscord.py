@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 from discord import app_commands
@@ -314,6 +315,43 @@ async def test_429_with_retry_after_is_retried(scene: Scene) -> None:
     await sent.edit(content="edited")
     stored = fake.world.messages[sent.id]
     assert [v["content"] for v in stored.history] == ["after the rate limit", "edited"]
+
+
+async def test_global_rate_limit_refuses_the_51st_request_but_not_interactions(scene: Scene) -> None:
+    fake = scene.fake
+    limit = fake.limit_globally(requests=3, window=600)  # one window for the whole test: no timing involved
+    url = f"{fake.api_base}/channels/{scene.general.id}/messages"
+    async with aiohttp.ClientSession() as http:
+        answers = []
+        for n in range(4):
+            async with http.post(url, json={"content": f"raw {n}"},
+                                 headers={"Authorization": f"Bot {fake.token}"}) as response:
+                answers.append((response.status, dict(response.headers), await response.json()))
+        async with http.post(url, json={"content": "another token"},
+                             headers={"Authorization": "Bot other-token"}) as response:
+            other = response.status
+    assert [status for status, _, _ in answers] == [200, 200, 200, 429]
+    _, headers, body = answers[3]
+    assert body["global"] is True and 0 < body["retry_after"] <= 600 and body["message"]
+    assert headers["X-RateLimit-Global"] == "true" and headers["Via"] and int(headers["Retry-After"]) >= 1
+    assert other == 200  # the limit is per token
+    assert [m.content for m in fake.messages(scene.general)] == ["raw 0", "raw 1", "raw 2", "another token"]
+    # Interaction callbacks (and followups, on /webhooks) are exempt: the bot still answers.
+    result = await (await scene.ana.slash(scene.general, "game round start", turns=3)).wait()
+    assert "Round 42 started" in result.text() and not result.rejections
+    assert limit.limited == 1 and limit.accepted == 4
+
+
+async def test_bot_gets_its_messages_through_the_global_limit(scene: Scene) -> None:
+    fake = scene.fake
+    limit = fake.limit_globally(requests=2, window=0.3)
+    channel = scene.bot.get_channel(scene.general.id)
+    assert isinstance(channel, discord.TextChannel)
+    await asyncio.gather(*(channel.send(f"burst {n}") for n in range(6)))  # discord.py waits and retries
+    assert sorted(m.content for m in fake.messages(scene.general)) == [f"burst {n}" for n in range(6)]
+    posts = fake.requests_to("POST", r"^/channels/\d+/messages$")
+    assert limit.limited > 0 and [r.status for r in posts].count(429) == limit.limited
+    assert [r.status for r in posts].count(200) == 6 and scene.bot.errors == []
 
 
 async def test_permissions_and_deleted_channels(scene: Scene) -> None:

@@ -27,6 +27,7 @@ from aiohttp import web
 from .errors import DiscordAPIError, SimulationError
 from .gateway import GatewayServer, filter_event
 from .limits import precheck_limits
+from .ratelimit import GLOBAL_REQUESTS, GLOBAL_WINDOW, GlobalRateLimit
 from .rest import Routes
 from .spec import DEFAULT_SPEC_PATH, SpecValidator
 from .state import (
@@ -101,6 +102,8 @@ class FakeDiscord:
         self.interaction_deadline = 3.0
         self.shard_count = 1  # what GET /gateway/bot recommends (discord.py's AutoShardedClient asks it)
         self.port = 0
+        # Discord's global 50 requests/s per token (see limit_globally); None: unlimited, as tests want.
+        self.global_limit: GlobalRateLimit | None = None
         self._faults: list[Fault] = []
         self._holds: list[Hold] = []
         self._clients: list[discord.Client] = []
@@ -207,6 +210,13 @@ class FakeDiscord:
         overwrite.update(allow=str(allow_bits), deny=str(deny_bits))
         await self.dispatch("CHANNEL_UPDATE", channel.payload(self.world))
 
+    # ---- rate limits ---------------------------------------------------------------------------------
+    def limit_globally(self, requests: int = GLOBAL_REQUESTS, window: float = GLOBAL_WINDOW) -> GlobalRateLimit:
+        """From now on, refuse a token's requests beyond ``requests`` per ``window`` seconds with Discord's
+        global 429 (interaction callbacks and webhooks exempt); ``fake.global_limit = None`` lifts it."""
+        self.global_limit = GlobalRateLimit(requests, window)
+        return self.global_limit
+
     # ---- fault injection ----------------------------------------------------------------------------
     def fail_next(self, method: str, path_regex: str, status: int, code: int | None = None, times: int = 1,
                   retry_after: float | None = None, message: str | None = None) -> None:
@@ -310,6 +320,11 @@ class FakeDiscord:
         # authenticate by the interaction token in the path instead.
         if not path.startswith(("/interactions/", "/webhooks/")) and not auth.startswith("Bot "):
             return json_response({"message": "401: Unauthorized", "code": 0}, 401)
+        if self.global_limit is not None:
+            retry_after = self.global_limit.check(auth, path)
+            if retry_after is not None:  # refused before it touches anything, as Discord does
+                body, headers = self.global_limit.refusal(retry_after)
+                return json_response(body, 429, headers)
         if template is not None:
             problems = self.spec.validate(request.method, template, body)
             if problems:

@@ -1,0 +1,24 @@
+"""The capacity simulation (bench/capacity.py) plays its tables through the rate-limited fake: every measured
+turn is found, no answer is wrong and no table stalls. Correctness only: whether N keeps up is a timing, the
+bench's business, never asserted here."""
+
+from pathlib import Path
+
+import pytest
+
+from bench.capacity import CompressedClock, Simulation
+
+
+@pytest.mark.parametrize("path", ["modal", "dm"])
+async def test_two_tables_play_their_measured_turns(path: str, tmp_path: Path) -> None:
+    # K = 6: 5 s turns, 50 requests per 1/6 s; two tables never come near the limit.
+    result = await Simulation(path, 2, 6.0, 2, tmp_path).measure()
+    assert result.error == "" and result.stalled == 0 and result.wrong_answers == 0
+    assert result.turns_measured == 2  # one measured turn per table after the warm-up
+
+
+def test_compressed_clock_maps_bot_time_back_to_the_wall() -> None:
+    clock = CompressedClock(4.0)
+    now = clock.now()
+    # 8 s of the bot's time from now is 2 s of the wall's
+    assert abs(clock.real(now + 8.0) - clock.real(now) - 2.0) < 1e-9
