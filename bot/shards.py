@@ -7,7 +7,7 @@ every DM (of any game) and answers through REST. A game with no server (started 
 
 import asyncio
 import logging
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from bot.core.clock import Clock
@@ -41,6 +41,12 @@ class ShardScopedStore:
         record = await self.inner.load_game(game_id)
         self.owns(record)
         return record
+
+    async def load_games(self, game_ids: Sequence[int]) -> list[GameRecord]:
+        records = await self.inner.load_games(game_ids)
+        for record in records:
+            self.owns(record)
+        return records
 
     async def open_game_of_user(self, user_id: int, *, details: bool = True) -> GameRecord | None:
         record = await self.inner.open_game_of_user(user_id, details=details)

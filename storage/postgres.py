@@ -16,7 +16,7 @@ its own transaction), so whatever a caller acknowledges is committed.
 """
 
 import json
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Literal
 
@@ -158,6 +158,12 @@ class PostgresStore(PoolHolder):
                              " status_message_id = NULL WHERE id = $3", _real(deadline), float(now), game_id)
             await _append(db, game_id, 0, "start", None, payload or {}, now)
             return await _load(db, game_id)
+
+    async def load_games(self, game_ids: Sequence[int]) -> list[GameRecord]:
+        if not game_ids:
+            return []
+        async with self.pool.acquire() as db:
+            return await load_many(db, "id = ANY($1::bigint[])", ([int(i) for i in game_ids],))
 
     # Play ---------------------------------------------------------------------------------------
     async def record_choice(self, game_id: int, phase: int, seat: int, payload: Mapping[str, Any],

@@ -20,7 +20,7 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -340,6 +340,13 @@ class SQLiteStore(ConnectionHolder):
     # Each read is one call in the connection's thread, so it never sees half of a batch.
     async def load_game(self, game_id: int) -> GameRecord:
         return await self._read(lambda db: _load(db, game_id))
+
+    async def load_games(self, game_ids: Sequence[int]) -> list[GameRecord]:
+        # One read for a batch (the restart sweep): the ids as one JSON array, whatever SQLite's parameter limit.
+        if not game_ids:
+            return []
+        ids = json.dumps([int(i) for i in game_ids])
+        return await self._read(lambda db: _load_rows(db, "id IN (SELECT value FROM json_each(?))", (ids,)))
 
     async def open_games(self, kind: str | None = None, *, details: bool = True) -> list[GameRecord]:
         where = f"status IN {_OPEN}" + (" AND kind = ?" if kind else "")

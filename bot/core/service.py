@@ -151,6 +151,20 @@ class GameService(LobbyService):
         self._drop(game_id)
         super().forget(game_id)
 
+    async def stored_games(self, game_ids: Sequence[int]) -> list[GameRecord]:
+        """The stored games of ``game_ids`` that the cache lacks, in one read (a batch of the restart sweep,
+        each then folded by :meth:`peek`, one at a time between other work)."""
+        wanted = [i for i in game_ids if i not in self._tables and i not in self._loading]
+        return await self.store.load_games(wanted) if wanted else []
+
+    def peek(self, record: GameRecord) -> Table:
+        """The table of a game read by :meth:`stored_games` (or the cached one): folded but not cached, so a
+        sweep over thousands of games leaves neither their tables on the heap nor long-lived garbage for the
+        cyclic collector to walk; :meth:`table` caches a game when it is used. Read outside the game's lock:
+        to decide whether to act on it, never to act on."""
+        cached = self._tables.get(record.id)
+        return cached if cached is not None else Table.load(self.game_of(record.kind), record)
+
     async def load_open_games(self, *, warm: bool = False) -> list[GameRecord]:
         """Every lobby and running game of this service's games, as their own rows (for timers at a restart).
 

@@ -13,6 +13,7 @@ post of the next turn message (or the final message).
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -44,6 +45,22 @@ STATUS_EDIT_DELAY = 2.0  # coalesce "who has chosen" edits of a sealed step: one
 DEADLINE, REMINDER, CATCH_UP, STATUS = "deadline", "reminder", "catch-up", "status"
 TIMER_KEYS = (DEADLINE, REMINDER, CATCH_UP, STATUS)
 DEFAULT_NONCES = {"turn": "pt", "final": "pf", "report": "pr", "abandoned": "ab"}
+# After a start the restore and the sweep go through every open game: they give the event loop back this
+# often (interactions are answered in between, each wait a few ms at most), and the sweep reads this many
+# games per query (one read per batch, not per game).
+RESTORE_YIELD_EVERY = 100
+SWEEP_BATCH = 200
+
+
+def keep_out_of_full_collections() -> None:
+    """Everything allocated so far stays out of the cyclic collector's full passes (``gc.freeze``).
+
+    A start with thousands of open games builds a heap that lives as long as the process (modules, caches, a
+    timer per game) while the restore and the sweep keep promoting batches of records to the oldest
+    generation: every few batches a full pass would walk the whole heap again, holding the event loop
+    ~100 ms each time for 10,000 games. Nothing in a record, a fold or a timer is cyclic, so reference
+    counting still frees them; only cyclic garbage already made when this is called is never collected."""
+    gc.freeze()
 
 
 def edit_fields(card: Card) -> dict[str, Any]:
@@ -537,7 +554,12 @@ class Talk:
         """After a start: take the steps a crash left undone, tell what was committed but not told, re-post
         a missing turn message (looked for first among the channel's recent messages), re-arm the timers."""
         later: list[int] = []
-        for record in await self.service.load_open_games():
+        records = await self.service.load_open_games()
+        if len(records) > SWEEP_BATCH:
+            keep_out_of_full_collections()
+        for n, record in enumerate(records, 1):
+            if n % RESTORE_YIELD_EVERY == 0:
+                await asyncio.sleep(0)  # players' interactions in between (a game they touch is caught up first)
             if record.status != "running" or record.kind not in self.presenters or record.id in self._caught_up:
                 continue
             presenter = self.presenters[record.kind]
@@ -560,19 +582,33 @@ class Talk:
 
     async def sweep(self, game_ids: list[int]) -> None:
         """After a restart, in the background: take the steps nobody human has to take any more (the last
-        draft came in just before the stop, an AI seat had not chosen), and tell them."""
-        for game_id in game_ids:
+        draft came in just before the stop, an AI seat had not chosen), and tell them. The games are read
+        a batch per query and folded one at a time without being cached (a game is cached when it is played),
+        the event loop given back after each."""
+        for start in range(0, len(game_ids), SWEEP_BATCH):
+            batch = game_ids[start:start + SWEEP_BATCH]
+            if len(game_ids) > SWEEP_BATCH:
+                keep_out_of_full_collections()
             try:
-                table = await self.service.table(game_id)
-                if not table.running or any(not table.seat(s).is_ai for s in table.awaited()):
-                    continue  # a person is awaited: nothing to take for them (the deadline will)
-                async with self.locks(game_id):
-                    reports = await self.service.catch_up(game_id)
-                if reports:
-                    await self.announce(await self.service.table(game_id), reports)
-            except Exception:
-                log.exception("restart sweep failed for game %s", game_id)
-            await asyncio.sleep(0)  # let players' requests in between
+                stored = {r.id: r for r in await self.service.stored_games(batch)}
+            except Exception as exc:  # each game is then read on its own below
+                log.warning("restart sweep: could not read a batch of games (%s)", exc)
+                stored = {}
+            for game_id in batch:
+                try:
+                    record = stored.pop(game_id, None)
+                    table = (self.service.peek(record) if record is not None and record.kind in self.service.games
+                             else await self.service.table(game_id))
+                    if not table.running or any(not table.seat(s).is_ai for s in table.awaited()):
+                        continue  # a person is awaited: nothing to take for them (the deadline will)
+                    async with self.locks(game_id):
+                        reports = await self.service.catch_up(game_id)
+                    if reports:
+                        await self.announce(await self.service.table(game_id), reports)
+                except Exception:
+                    log.exception("restart sweep failed for game %s", game_id)
+                finally:
+                    await asyncio.sleep(0)  # let players' requests in between
 
     async def take_up(self, game_id: int) -> None:
         """Before a player's action soon after a start: catch this game up first if the restore has not yet.
