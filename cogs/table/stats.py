@@ -292,8 +292,16 @@ class TableStats(commands.Cog, name=COG_NAME):
 
     async def _fill_cache(self) -> None:
         """Compute the results of finished games that have none (all of them after migration 0005, or a crash
-        right after a game ended) in the background, so a first command finds them ready."""
+        right after a game ended) in the background, so a first command finds them ready. Only once the
+        start-up work is over (the restore of the open games and its sweep): after an upgrade it can take
+        minutes of CPU, and its thread would slow the first answers and the restore (reads meanwhile fill
+        the results they need themselves)."""
         assert self.stats is not None
+        await self.bot.wait_until_ready()
+        talk = getattr(self.bot.get_cog("Table"), "talk", None)
+        settled = getattr(talk, "settled", None)
+        if isinstance(settled, asyncio.Event):
+            await settled.wait()
         try:
             filled = await self.stats.refresh(every_guild=True)
         except Exception:

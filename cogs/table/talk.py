@@ -114,6 +114,8 @@ class Talk:
         # After a start, until restore() is done: the games already caught up (see take_up).
         self.restored = False
         self._caught_up: set[int] = set()
+        # Set once the start-up work is over (the restore and its sweep): heavy background jobs wait for it.
+        self.settled = asyncio.Event()
 
     def since_of(self, game_id: int, step: int) -> tuple[Happened, ...]:
         """What the turn message of ``step`` told before its own step (for the edit that closes it)."""
@@ -576,9 +578,12 @@ class Talk:
         for record in await self.service.unannounced_finished_games():
             if record.kind in self.presenters:
                 await self.catch_up(record.id)
+        self.restored = True
         if later:
             self._sweeping = asyncio.create_task(self.sweep(later), name="restart sweep")
-        self.restored = True
+            self._sweeping.add_done_callback(lambda _: self.settled.set())
+        else:
+            self.settled.set()
 
     async def sweep(self, game_ids: list[int]) -> None:
         """After a restart, in the background: take the steps nobody human has to take any more (the last
