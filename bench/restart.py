@@ -7,11 +7,13 @@ every running game): the moment the child's CPU time stops growing. Resident mem
 /proc then. Two databases with the same open games, one with many finished games as well: the memory of
 the second divided by the first's is the cost of the finished games (1.0: they are not loaded).
 
-``python -m bench.restart [--open 10000] [--finished 90000]`` prints the figures.
+``python -m bench.restart [--open 10000] [--finished 90000]`` prints the figures; ``--postgres`` runs the same
+start-up (``DATABASE_URL``) on a PostgreSQL copy of the open games (bench.postgres's server, a database of its own).
 """
 
 import argparse
 import asyncio
+import contextlib
 import os
 import shutil
 import sqlite3
@@ -19,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -78,14 +82,34 @@ def fresh_copy(db: Path, workdir: Path) -> Path:
     return copy
 
 
-async def measure(source: Path, workdir: Path) -> dict[str, float]:
+async def fresh_postgres(url: str) -> None:
+    """The PostgreSQL copy as :func:`fresh_copy` leaves a SQLite one; and no instance lease (the last run's
+    process was killed, its lease would hold the database for a minute)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("UPDATE games SET deadline = $1 WHERE status = 'running'", time.time() + 100)
+        await conn.execute("DELETE FROM meta WHERE key = 'commands_hash'")
+        await conn.execute("DELETE FROM instance_lease")
+    finally:
+        await conn.close()
+
+
+async def measure(source: Path, workdir: Path, url: str | None = None) -> dict[str, float]:
+    """One start: on a fresh copy of ``source``, or on the PostgreSQL database ``url`` (a copy of it)."""
     db = fresh_copy(source, workdir)
+    if url is not None:
+        await fresh_postgres(url)
     async with FakeDiscord(spec_path=None) as fake:
         probe = fake.add_user("probe")
         channel = fake.add_channel(fake.add_guild("Restart", members=[probe]), "probe")
         log = open(workdir / "bot.log", "ab")  # noqa: SIM115 - handed to the child
+        env = bot_env(fake, db)
+        if url is not None:
+            env["DATABASE_URL"] = url
         spawned = time.monotonic()
-        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=workdir, env=bot_env(fake, db),
+        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=workdir, env=env,
                                                     stdout=subprocess.DEVNULL, stderr=log)
         log.close()
         try:
@@ -148,6 +172,58 @@ def run(databases: dict[str, Path], open_games: int, finished: int, quick: bool 
     ]
 
 
+@contextlib.asynccontextmanager
+async def postgres_database() -> AsyncIterator[str]:
+    """An empty database of its own (``bench_restart_<random>``) on BENCH_POSTGRES_URL's server, dropped after."""
+    import asyncpg
+    import yarl
+
+    server = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    name = f"bench_restart_{uuid.uuid4().hex[:10]}"
+    conn = await asyncpg.connect(server)
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    try:
+        yield str(yarl.URL(server).with_path("/" + name))
+    finally:
+        conn = await asyncpg.connect(server)
+        try:
+            await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await conn.close()
+
+
+def run_postgres(db: Path, open_games: int, quick: bool = False) -> list[Figure]:
+    """The start-up of ``python -m bot`` with DATABASE_URL on a PostgreSQL copy of ``db`` (open games only)."""
+    from storage.copy import copy_sqlite_to_postgres
+
+    async def go(work: Path) -> list[dict[str, float]]:
+        async with postgres_database() as url:
+            await copy_sqlite_to_postgres(fresh_copy(db, work), url)
+            return [await measure(db, work, url) for _ in range(1 if quick else 3)]
+
+    with tempfile.TemporaryDirectory(prefix="bench-restart-pg-") as tmp:
+        runs = asyncio.run(go(Path(tmp)))
+    answered = summary([r["answered"] for r in runs])
+    med = {k: summary([r[k] for r in runs])["median"] for k in runs[0]}
+    return [Figure(f"pg_restart_answering_s_{open_games}", f"PostgreSQL restart ({open_games:,} open games): spawn "
+                   "-> first interaction answered", "s", answered, "< 3 s", answered["median"] < 3.0,
+                   f"python -m bot with DATABASE_URL against the fake; connected {med['connected']:.2f} s; start-up "
+                   f"work over at {med['settled']:.1f} s, {med['cpu']:.1f} s CPU; heap {med['anon_mb']:.0f} MiB",
+                   {"runs": runs})]
+
+
+def generate_open(tmp: Path, open_games: int) -> Path:
+    from .dbgen import generate
+
+    path = tmp / f"open-{open_games}.sqlite3"
+    if not path.exists():
+        generate(path, open_games)
+    return path
+
+
 def generate_pair(tmp: Path, open_games: int, finished: int) -> dict[str, Path]:
     from .dbgen import generate
 
@@ -164,12 +240,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--open", type=int, default=10_000)
     parser.add_argument("--finished", type=int, default=90_000)
     parser.add_argument("--keep", type=Path, default=None, help="reuse/keep the generated databases here")
+    parser.add_argument("--postgres", action="store_true", help="the open games on PostgreSQL instead")
     args = parser.parse_args(argv)
     tmp = args.keep or Path(tempfile.mkdtemp(prefix="bench-restart-db-"))
     tmp.mkdir(parents=True, exist_ok=True)
     try:
-        dbs = generate_pair(tmp, args.open, args.finished)
-        for figure in run(dbs, args.open, args.finished, quick=True):
+        if args.postgres:
+            figures = run_postgres(generate_open(tmp, args.open), args.open, quick=True)
+        else:
+            figures = run(generate_pair(tmp, args.open, args.finished), args.open, args.finished, quick=True)
+        for figure in figures:
             print(f"{figure.label}: {figure.stats['median']:.3f} {figure.unit}  {figure.note}")
     finally:
         if args.keep is None:

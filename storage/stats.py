@@ -43,6 +43,12 @@ from .sqlite import _load_many
 
 RankBy = Literal["wins", "rate", "average"]
 REFRESH_BATCH = 500
+# The statistics connection's page cache (KiB, as SQLite's negative cache_size): aggregates read a few MB of
+# index, kept in memory; a backfill over every finished game streams through them with a small one instead, so
+# the pages of tens of thousands of finished games it checks never stay on the heap (memory would grow with
+# the finished games, up to this cap, at every start).
+CACHE_SIZE = -32768
+SCAN_CACHE_SIZE = -2000
 THREAD_ABOVE = 20  # summarise more games than this in a worker thread, off the event loop
 # A server's finished games are checked for missing results once in full, then only those finished since
 # (games.updated_at) the latest finish seen, minus this margin for transactions that commit out of order.
@@ -159,7 +165,7 @@ class SQLiteStats(ConnectionHolder):
         await db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
         await db.execute("PRAGMA foreign_keys = ON")
         # Aggregates read a few MB of index: keep them in memory rather than re-read through the OS each time.
-        await db.execute("PRAGMA cache_size = -32768")
+        await db.execute(f"PRAGMA cache_size = {CACHE_SIZE}")
         await db.execute("PRAGMA mmap_size = 268435456")
         self._db = db
 
@@ -178,13 +184,17 @@ class SQLiteStats(ConnectionHolder):
         one is named) takes it per batch so that commands are not held up behind a long backfill."""
         done = 0
         if every_guild:
-            for each in (self._known(kind),) if kind is not None else self.kinds:
-                while True:
-                    async with self._lock:
-                        count = await self._fill_batch(ALL_MISSING, (each,))
-                    if not count:
-                        break
-                    done += count
+            await self.db.execute(f"PRAGMA cache_size = {SCAN_CACHE_SIZE}")
+            try:
+                for each in (self._known(kind),) if kind is not None else self.kinds:
+                    while True:
+                        async with self._lock:
+                            count = await self._fill_batch(ALL_MISSING, (each,))
+                        if not count:
+                            break
+                        done += count
+            finally:
+                await self.db.execute(f"PRAGMA cache_size = {CACHE_SIZE}")
             return done
         if kind is None:
             raise ValueError("a refresh of one server names the kind of its games")
