@@ -23,6 +23,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import AsyncIterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,22 @@ def memory_mb(pid: int) -> dict[str, float]:
         for line in fh:
             if line.startswith(("VmRSS:", "VmHWM:", "RssAnon:", "RssFile:")):
                 found[line.split(":")[0]] = int(line.split()[1]) / 1024
+    return found
+
+
+RESTORED = "cogs.table.talk: restored "  # the restore's log line: every open game's deadline is armed
+
+
+def logged(path: Path, what: str, offset: int = 0) -> float:
+    """The time (time.time()) of the last line of the bot's log from byte ``offset`` on containing ``what``
+    (logging's asctime: local time, to the millisecond); NaN when there is none."""
+    found = float("nan")
+    with open(path, "rb") as fh:
+        fh.seek(offset)
+        text = fh.read().decode("utf-8", errors="replace")
+    for line in text.splitlines():
+        if what in line:
+            found = datetime.strptime(line[:23], "%Y-%m-%d %H:%M:%S,%f").timestamp()
     return found
 
 
@@ -104,11 +121,13 @@ async def measure(source: Path, workdir: Path, url: str | None = None) -> dict[s
     async with FakeDiscord(spec_path=None) as fake:
         probe = fake.add_user("probe")
         channel = fake.add_channel(fake.add_guild("Restart", members=[probe]), "probe")
-        log = open(workdir / "bot.log", "ab")  # noqa: SIM115 - handed to the child
+        log_path = workdir / "bot.log"
+        log_from = log_path.stat().st_size if log_path.exists() else 0
+        log = open(log_path, "ab")  # noqa: SIM115 - handed to the child
         env = bot_env(fake, db)
         if url is not None:
             env["DATABASE_URL"] = url
-        spawned = time.monotonic()
+        spawned, spawned_wall = time.monotonic(), time.time()
         proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=workdir, env=env,
                                                     stdout=subprocess.DEVNULL, stderr=log)
         log.close()
@@ -132,7 +151,8 @@ async def measure(source: Path, workdir: Path, url: str | None = None) -> dict[s
                     last, since = now_cpu, time.monotonic()
             settled = since - spawned
             memory = memory_mb(proc.pid)
-            return {"connected": connected, "answered": answered, "settled": settled, "cpu": last,
+            return {"connected": connected, "answered": answered, "armed": logged(log_path, RESTORED, log_from) -
+                    spawned_wall, "settled": settled, "cpu": last,
                     "rss_mb": memory["VmRSS"], "peak_mb": memory["VmHWM"], "anon_mb": memory["RssAnon"],
                     "file_mb": memory["RssFile"]}
         finally:
@@ -158,8 +178,9 @@ def run(databases: dict[str, Path], open_games: int, finished: int, quick: bool 
     return [
         Figure("restart_answering_s", f"Restart ({sizes}): spawn -> first interaction answered", "s", answered,
                "< 3 s", answered["median"] < 3.0,
-               f"python -m bot against the fake; connected {med['connected']:.2f} s; start-up work (restart "
-               f"sweep) over at {med['settled']:.1f} s, {med['cpu']:.1f} s CPU", {"runs": runs}),
+               f"python -m bot against the fake; connected {med['connected']:.2f} s; every open game's deadline "
+               f"armed at {med['armed']:.2f} s; start-up work (restart sweep) over at {med['settled']:.1f} s, "
+               f"{med['cpu']:.1f} s CPU", {"runs": runs}),
         Figure("restart_answering_vs_open_only", "Restart: first answer, as a multiple of the same open games "
                "without finished ones", "x", summary([a["answered"] / o["answered"] for a, o in
                                                        zip(runs["all"], runs["open"], strict=True)]),
@@ -210,8 +231,9 @@ def run_postgres(db: Path, open_games: int, quick: bool = False) -> list[Figure]
     med = {k: summary([r[k] for r in runs])["median"] for k in runs[0]}
     return [Figure(f"pg_restart_answering_s_{open_games}", f"PostgreSQL restart ({open_games:,} open games): spawn "
                    "-> first interaction answered", "s", answered, "< 3 s", answered["median"] < 3.0,
-                   f"python -m bot with DATABASE_URL against the fake; connected {med['connected']:.2f} s; start-up "
-                   f"work over at {med['settled']:.1f} s, {med['cpu']:.1f} s CPU; heap {med['anon_mb']:.0f} MiB",
+                   f"python -m bot with DATABASE_URL against the fake; connected {med['connected']:.2f} s; every "
+                   f"deadline armed at {med['armed']:.2f} s; start-up work over at {med['settled']:.1f} s, "
+                   f"{med['cpu']:.1f} s CPU; heap {med['anon_mb']:.0f} MiB",
                    {"runs": runs})]
 
 

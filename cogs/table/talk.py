@@ -579,6 +579,8 @@ class Talk:
             if record.kind in self.presenters:
                 await self.catch_up(record.id)
         self.restored = True
+        log.info("restored %d open games: %d timed from the database, the others caught up", len(records),
+                 len(later))
         if later:
             self._sweeping = asyncio.create_task(self.sweep(later), name="restart sweep")
             self._sweeping.add_done_callback(lambda _: self.settled.set())
