@@ -13,6 +13,7 @@ from bot.client import NumberBot
 from bot.core.service import GameService
 from cogs.table.talk import SWEEP_BATCH
 from storage.sqlite import SQLiteStore
+from storage.stats import SQLiteStats
 from tests.discord_world import PATIENCE, World, eventually
 
 CLONES = SWEEP_BATCH + 50  # more than one batch of the sweep
@@ -141,3 +142,27 @@ async def test_the_restart_sweep_reads_games_in_batches_and_leaves_them_uncached
     assert not any(i in bot.games._tables for i in clones)  # folded to look, cached only when played
     # The game is still played as usual, from the store, after the sweep.
     assert (await world.dm("ana", "513")).startswith("Locked in 513")
+
+
+async def test_the_statistics_backfill_waits_for_the_restore(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    await world.start_game(("ana", "ben"))
+    await world.stop_bot()
+    backfills: list[bool] = []
+    refresh = SQLiteStats.refresh
+
+    async def noted(stats: SQLiteStats, *args: Any, every_guild: bool = False, **kwargs: Any) -> int:
+        if every_guild:
+            backfills.append(True)
+        return await refresh(stats, *args, every_guild=every_guild, **kwargs)
+
+    monkeypatch.setattr(SQLiteStats, "refresh", noted)
+    restore = HeldRestore(monkeypatch)
+    bot = await start_without_waiting(world)
+    await asyncio.wait_for(restore.held.wait(), PATIENCE)
+    # While the restore is held the bot answers, and the backfill (minutes of CPU after an upgrade) waits.
+    opened = await (await world.users["cy"].slash(world.fake.add_channel(world.guild, "fresh"),
+                                                  "thenumber start")).wait()
+    assert opened.message is not None and not backfills
+    restore.release.set()
+    await asyncio.wait_for(bot.get_cog("Table")._restoring, PATIENCE)  # type: ignore[union-attr]
+    await eventually(lambda: backfills, what="the statistics backfill after the restore")
