@@ -17,6 +17,7 @@ import contextlib
 import os
 import shutil
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,6 +38,7 @@ TICKS = os.sysconf("SC_CLK_TCK")
 # CPU idle this long: the start-up work is over (longer than the 2 s discord.py waits for guilds before on_ready,
 # after which the restore begins)
 QUIET_SECONDS = 4.0
+PROBES, PROBE_EVERY = 40, 0.25  # tables opened while the start-up work runs, one every PROBE_EVERY seconds
 
 
 def cpu_seconds(pid: int) -> float:
@@ -113,6 +115,15 @@ async def fresh_postgres(url: str) -> None:
         await conn.close()
 
 
+async def probe_while(fake: FakeDiscord, guild: Any, users: list[Any], latencies: list[float]) -> None:
+    """Open a table every PROBE_EVERY seconds, one per user of ``users``, noting each answer's latency."""
+    for n, user in enumerate(users):
+        result = await (await user.slash(fake.add_channel(guild, f"later{n}"), "thenumber start")).wait(120)
+        if result.message is not None and result.latency is not None:
+            latencies.append(result.latency)
+        await asyncio.sleep(PROBE_EVERY)
+
+
 async def measure(source: Path, workdir: Path, url: str | None = None) -> dict[str, float]:
     """One start: on a fresh copy of ``source``, or on the PostgreSQL database ``url`` (a copy of it)."""
     db = fresh_copy(source, workdir)
@@ -120,7 +131,9 @@ async def measure(source: Path, workdir: Path, url: str | None = None) -> dict[s
         await fresh_postgres(url)
     async with FakeDiscord(spec_path=None) as fake:
         probe = fake.add_user("probe")
-        channel = fake.add_channel(fake.add_guild("Restart", members=[probe]), "probe")
+        later = [fake.add_user(f"later{i}") for i in range(PROBES)]
+        guild = fake.add_guild("Restart", members=[probe, *later])
+        channel = fake.add_channel(guild, "probe")
         log_path = workdir / "bot.log"
         log_from = log_path.stat().st_size if log_path.exists() else 0
         log = open(log_path, "ab")  # noqa: SIM115 - handed to the child
@@ -142,17 +155,24 @@ async def measure(source: Path, workdir: Path, url: str | None = None) -> dict[s
                     answered = result.dispatched_monotonic + (result.latency or 0) - spawned
                 elif time.monotonic() - spawned > 120:
                     raise AssertionError(f"restart bench: no answer ({result.rejections})")
-            # The background work (the sweep): until the child's CPU time stops growing.
+            # The background work (the sweep): until the child's CPU time stops growing. Meanwhile a new table
+            # is opened every PROBE_EVERY seconds (each by a player of its own, in a channel of its own): how
+            # long players wait while the restore and the sweep run.
+            latencies: list[float] = []
             last, since = cpu_seconds(proc.pid), time.monotonic()
+            probing = asyncio.create_task(probe_while(fake, guild, later, latencies))
             while time.monotonic() - since < QUIET_SECONDS:
                 await asyncio.sleep(0.1)
                 now_cpu = cpu_seconds(proc.pid)
                 if now_cpu - last > 0.02:
                     last, since = now_cpu, time.monotonic()
+            probing.cancel()
             settled = since - spawned
             memory = memory_mb(proc.pid)
-            return {"connected": connected, "answered": answered, "armed": logged(log_path, RESTORED, log_from) -
-                    spawned_wall, "settled": settled, "cpu": last,
+            return {"connected": connected, "answered": answered,
+                    "armed": logged(log_path, RESTORED, log_from) - spawned_wall, "settled": settled, "cpu": last,
+                    "busy_answer_max": max(latencies, default=float("nan")),
+                    "busy_answer_median": statistics.median(latencies) if latencies else float("nan"),
                     "rss_mb": memory["VmRSS"], "peak_mb": memory["VmHWM"], "anon_mb": memory["RssAnon"],
                     "file_mb": memory["RssFile"]}
         finally:
@@ -180,7 +200,8 @@ def run(databases: dict[str, Path], open_games: int, finished: int, quick: bool 
                "< 3 s", answered["median"] < 3.0,
                f"python -m bot against the fake; connected {med['connected']:.2f} s; every open game's deadline "
                f"armed at {med['armed']:.2f} s; start-up work (restart sweep) over at {med['settled']:.1f} s, "
-               f"{med['cpu']:.1f} s CPU", {"runs": runs}),
+               f"{med['cpu']:.1f} s CPU; tables opened meanwhile answered in {med['busy_answer_median'] * 1000:.0f} "
+               f"ms (median), {med['busy_answer_max'] * 1000:.0f} ms at most", {"runs": runs}),
         Figure("restart_answering_vs_open_only", "Restart: first answer, as a multiple of the same open games "
                "without finished ones", "x", summary([a["answered"] / o["answered"] for a, o in
                                                        zip(runs["all"], runs["open"], strict=True)]),
@@ -233,7 +254,9 @@ def run_postgres(db: Path, open_games: int, quick: bool = False) -> list[Figure]
                    "-> first interaction answered", "s", answered, "< 3 s", answered["median"] < 3.0,
                    f"python -m bot with DATABASE_URL against the fake; connected {med['connected']:.2f} s; every "
                    f"deadline armed at {med['armed']:.2f} s; start-up work over at {med['settled']:.1f} s, "
-                   f"{med['cpu']:.1f} s CPU; heap {med['anon_mb']:.0f} MiB",
+                   f"{med['cpu']:.1f} s CPU; heap {med['anon_mb']:.0f} MiB; tables opened meanwhile answered in "
+                   f"{med['busy_answer_median'] * 1000:.0f} ms (median), {med['busy_answer_max'] * 1000:.0f} ms "
+                   "at most",
                    {"runs": runs})]
 
 

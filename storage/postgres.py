@@ -229,8 +229,13 @@ class PostgresStore(PoolHolder):
         async with self.pool.acquire() as db:
             return await _load(db, game_id)
 
-    async def open_games(self, kind: str | None = None, *, details: bool = True) -> list[GameRecord]:
+    async def open_games(self, kind: str | None = None, *, details: bool = True, after: int = 0,
+                         limit: int | None = None) -> list[GameRecord]:
         where, params = (f"status IN {_OPEN} AND kind = $1", (kind,)) if kind else (f"status IN {_OPEN}", ())
+        if after:
+            where, params = f"{where} AND id > ${len(params) + 1}", (*params, after)
+        if limit is not None:
+            where += f" ORDER BY id LIMIT {int(limit)}"
         async with self.pool.acquire() as db:
             return await load_many(db, where, params, details=details)
 

@@ -173,3 +173,15 @@ async def test_load_games_reads_a_batch_as_load_game_reads_each(store: GameStore
     batch = await store.load_games([ids[2], 999_999, ids[0], ids[1]])  # an unknown id is left out
     assert sorted(batch, key=lambda r: r.id) == [await store.load_game(i) for i in ids]
     assert await store.load_games([]) == []
+
+
+async def test_open_games_are_read_in_pages_by_id(store: GameStore, clock: FakeClock) -> None:
+    service = number_service(store, clock)
+    games = [await open_running_game(service, 30_000 + g, [4000 * (g + 1) + i for i in range(2)]) for g in range(5)]
+    lobby = await service.open_lobby(1, 30_100, 9999, "host", {"turn_seconds": 60})
+    pages, after = [], 0
+    while page := await store.open_games("thenumber", details=False, after=after, limit=2):
+        pages.append([r.id for r in page])
+        after = page[-1].id
+    assert [len(p) for p in pages] == [2, 2, 2]
+    assert [i for p in pages for i in p] == sorted([g.id for g in games] + [lobby.id])

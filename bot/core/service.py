@@ -32,6 +32,7 @@ from .table import Table, by_position, fold, seed_of, stored_steps
 log = logging.getLogger(__name__)
 
 MIN_SEATS_TO_GO_ON = 2
+OPEN_GAMES_PAGE = 500  # open games read per query at a restart (see load_open_games)
 # The end_reason of a game stopped because fewer than two players (or only AI players) are left: it counts in
 # no statistic, and the front end says so.
 ABANDONED = "abandoned: fewer than two players left"
@@ -174,8 +175,15 @@ class GameService(LobbyService):
         """
         if warm:
             return await self._warm()
-        return [await self._capped(record) for kind in self.games
-                for record in await self.store.open_games(kind, details=False)]
+        records: list[GameRecord] = []
+        for kind in self.games:
+            after = 0
+            # In pages: one read of 10,000 games would hold the store's connection (and the players' queries
+            # queued behind it) for a long while.
+            while page := await self.store.open_games(kind, details=False, after=after, limit=OPEN_GAMES_PAGE):
+                records += [await self._capped(record) for record in page]
+                after = page[-1].id
+        return records
 
     async def _warm(self) -> list[GameRecord]:
         # Thousands of games allocate millions of small objects and no garbage cycles: the cyclic collector

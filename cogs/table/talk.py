@@ -48,8 +48,8 @@ DEFAULT_NONCES = {"turn": "pt", "final": "pf", "report": "pr", "abandoned": "ab"
 # After a start the restore and the sweep go through every open game: they give the event loop back this
 # often (interactions are answered in between, each wait a few ms at most), and the sweep reads this many
 # games per query (one read per batch, not per game).
-RESTORE_YIELD_EVERY = 100
-SWEEP_BATCH = 200
+RESTORE_YIELD_EVERY = 25
+SWEEP_BATCH = 100
 
 
 def keep_out_of_full_collections() -> None:
