@@ -3,9 +3,11 @@
 The parent runs the fake Discord, spawns the bot on a generated database and times, from the spawn: the
 gateway connection, the first interaction answered (``/thenumber start`` in a fresh channel: the bot is
 ready and answering), and the end of the background work the start-up begins (the restart sweep over
-every running game): the moment the child's CPU time stops growing. Resident memory is read from
-/proc then. Two databases with the same open games, one with many finished games as well: the memory of
-the second divided by the first's is the cost of the finished games (1.0: they are not loaded).
+every running game): the moment the child's CPU time stops growing; also when every open game's deadline
+was armed (the restore's log line), and how fast tables opened meanwhile are answered. Resident memory is
+read from /proc then. Two databases with the same open games, one with many finished games as well: the
+memory of the second divided by the first's is the cost of the finished games (1.0: they are not loaded).
+With a PostgreSQL server (BENCH_POSTGRES_URL), the open games' restart on it as well.
 
 ``python -m bench.restart [--open 10000] [--finished 90000]`` prints the figures; ``--postgres`` runs the same
 start-up (``DATABASE_URL``) on a PostgreSQL copy of the open games (bench.postgres's server, a database of its own).
@@ -38,6 +40,7 @@ TICKS = os.sysconf("SC_CLK_TCK")
 # CPU idle this long: the start-up work is over (longer than the 2 s discord.py waits for guilds before on_ready,
 # after which the restore begins)
 QUIET_SECONDS = 4.0
+SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"  # BENCH_POSTGRES_URL's default, as bench.postgres's
 PROBES, PROBE_EVERY = 40, 0.25  # tables opened while the start-up work runs, one every PROBE_EVERY seconds
 
 
@@ -180,8 +183,34 @@ async def measure(source: Path, workdir: Path, url: str | None = None) -> dict[s
             await proc.wait()
 
 
-def run(databases: dict[str, Path], open_games: int, finished: int, quick: bool = False) -> list[Figure]:
-    """``databases``: "open" (open games only) and "all" (the same open games and ``finished`` more)."""
+def run(databases: dict[str, Path], open_games: int, finished: int, quick: bool = False, *,
+        postgres: bool = True) -> list[Figure]:
+    """``databases``: "open" (open games only) and "all" (the same open games and ``finished`` more); with
+    ``postgres`` and a server answering at BENCH_POSTGRES_URL, the open games' restart on PostgreSQL too."""
+    figures = _run_sqlite(databases, open_games, finished, quick)
+    if postgres and (problem := postgres_problem()) is None:
+        figures += run_postgres(databases["open"], open_games, quick)
+    elif postgres:
+        print(f"[bench] restart on PostgreSQL skipped: {problem}", file=sys.stderr)
+    return figures
+
+
+def postgres_problem() -> str | None:
+    """Why no PostgreSQL restart can be measured here (None: a server answers at BENCH_POSTGRES_URL)."""
+    import asyncpg
+
+    async def probe() -> str | None:
+        try:
+            conn = await asyncpg.connect(os.environ.get("BENCH_POSTGRES_URL", SERVER), timeout=5)
+        except (OSError, TimeoutError, asyncpg.PostgresError) as exc:
+            return f"{type(exc).__name__}: {exc}"
+        await conn.close()
+        return None
+
+    return asyncio.run(probe())
+
+
+def _run_sqlite(databases: dict[str, Path], open_games: int, finished: int, quick: bool) -> list[Figure]:
     runs: dict[str, list[dict[str, float]]] = {"open": [], "all": []}
     with tempfile.TemporaryDirectory(prefix="bench-restart-") as tmp:
         for _ in range(1 if quick else 3):
@@ -220,7 +249,7 @@ async def postgres_database() -> AsyncIterator[str]:
     import asyncpg
     import yarl
 
-    server = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    server = os.environ.get("BENCH_POSTGRES_URL", SERVER)
     name = f"bench_restart_{uuid.uuid4().hex[:10]}"
     conn = await asyncpg.connect(server)
     try:
@@ -293,7 +322,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.postgres:
             figures = run_postgres(generate_open(tmp, args.open), args.open, quick=True)
         else:
-            figures = run(generate_pair(tmp, args.open, args.finished), args.open, args.finished, quick=True)
+            figures = run(generate_pair(tmp, args.open, args.finished), args.open, args.finished, quick=True,
+                          postgres=False)
         for figure in figures:
             print(f"{figure.label}: {figure.stats['median']:.3f} {figure.unit}  {figure.note}")
     finally:
