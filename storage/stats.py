@@ -28,9 +28,10 @@ Sharing the store's connection would mix these statements into the store's open 
 """
 
 import asyncio
+import contextlib
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -43,12 +44,6 @@ from .sqlite import _load_many
 
 RankBy = Literal["wins", "rate", "average"]
 REFRESH_BATCH = 500
-# The statistics connection's page cache (KiB, as SQLite's negative cache_size): aggregates read a few MB of
-# index, kept in memory; a backfill over every finished game streams through them with a small one instead, so
-# the pages of tens of thousands of finished games it checks never stay on the heap (memory would grow with
-# the finished games, up to this cap, at every start).
-CACHE_SIZE = -32768
-SCAN_CACHE_SIZE = -2000
 THREAD_ABOVE = 20  # summarise more games than this in a worker thread, off the event loop
 # A server's finished games are checked for missing results once in full, then only those finished since
 # (games.updated_at) the latest finish seen, minus this margin for transactions that commit out of order.
@@ -165,7 +160,7 @@ class SQLiteStats(ConnectionHolder):
         await db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
         await db.execute("PRAGMA foreign_keys = ON")
         # Aggregates read a few MB of index: keep them in memory rather than re-read through the OS each time.
-        await db.execute(f"PRAGMA cache_size = {CACHE_SIZE}")
+        await db.execute("PRAGMA cache_size = -32768")
         await db.execute("PRAGMA mmap_size = 268435456")
         self._db = db
 
@@ -184,17 +179,13 @@ class SQLiteStats(ConnectionHolder):
         one is named) takes it per batch so that commands are not held up behind a long backfill."""
         done = 0
         if every_guild:
-            await self.db.execute(f"PRAGMA cache_size = {SCAN_CACHE_SIZE}")
-            try:
-                for each in (self._known(kind),) if kind is not None else self.kinds:
-                    while True:
-                        async with self._lock:
-                            count = await self._fill_batch(ALL_MISSING, (each,))
-                        if not count:
-                            break
-                        done += count
-            finally:
-                await self.db.execute(f"PRAGMA cache_size = {CACHE_SIZE}")
+            for each in (self._known(kind),) if kind is not None else self.kinds:
+                while True:
+                    async with self._lock:
+                        count = await self._fill_batch(ALL_MISSING, (each,))
+                    if not count:
+                        break
+                    done += count
             return done
         if kind is None:
             raise ValueError("a refresh of one server names the kind of its games")
@@ -322,6 +313,17 @@ class SQLiteStats(ConnectionHolder):
         """EXPLAIN QUERY PLAN details of ``sql`` (tests and the benchmark check that indexes are used)."""
         rows = await self.db.execute_fetchall(f"EXPLAIN QUERY PLAN {sql}", params)
         return [str(r[3]) for r in rows]
+
+    @contextlib.asynccontextmanager
+    async def streaming(self) -> AsyncIterator[None]:
+        """A pass over every finished game (the start-up backfill) with a small page cache (2 MB instead of the
+        32 MB that aggregates keep): the pages of tens of thousands of finished games it checks would otherwise
+        stay on the heap after every start, memory growing with the finished games up to that cap."""
+        await self.db.execute("PRAGMA cache_size = -2000")
+        try:
+            yield
+        finally:
+            await self.db.execute("PRAGMA cache_size = -32768")  # as open() sets it
 
 
 def _count_above(players: Sequence[tuple[int, int, int, float]],

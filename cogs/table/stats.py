@@ -302,8 +302,10 @@ class TableStats(commands.Cog, name=COG_NAME):
         settled = getattr(talk, "settled", None)
         if isinstance(settled, asyncio.Event):
             await settled.wait()
+        streaming = getattr(self.stats, "streaming", None)  # SQLite: a small page cache for the pass
         try:
-            filled = await self.stats.refresh(every_guild=True)
+            async with streaming() if streaming is not None else contextlib.nullcontext():
+                filled = await self.stats.refresh(every_guild=True)
         except Exception:
             log.exception("could not fill the statistics cache (reads fill it as they need)")
             return
