@@ -216,8 +216,9 @@ class GameService(LobbyService):
         return [await self.store.load_game(r.id) for r in heads if r.guild_id == guild_id]
 
     async def unannounced_finished_games(self) -> list[GameRecord]:
-        """Finished games of this service's kinds whose end the channel was never told (a crash in between)."""
-        return [r for kind in self.games for r in await self.store.unannounced_finished_games(kind)]
+        """Finished games of this service's kinds whose end the channel was never told (a crash in between).
+        One query for every kind: each is a pass over the finished games' index, at every start."""
+        return [r for r in await self.store.unannounced_finished_games() if r.kind in self.games]
 
     # Lobby and start ----------------------------------------------------------------------------
     async def open_lobby(self, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
