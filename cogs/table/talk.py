@@ -45,6 +45,20 @@ STATUS_EDIT_DELAY = 2.0  # coalesce "who has chosen" edits of a sealed step: one
 DEADLINE, REMINDER, CATCH_UP, STATUS = "deadline", "reminder", "catch-up", "status"
 TIMER_KEYS = (DEADLINE, REMINDER, CATCH_UP, STATUS)
 DEFAULT_NONCES = {"turn": "pt", "final": "pf", "report": "pr", "abandoned": "ab"}
+
+
+def edit_fields(card: Card) -> dict[str, Any]:
+    """``Message.edit`` keywords for a card: its pictures replace the message's attachments."""
+    return {"content": card.content, "embeds": list(card.embeds), "attachments": [p.file() for p in card.pictures]}
+
+
+def seat_infos(table: Table) -> list[SeatInfo]:
+    seated = table.seated
+    awaited = table.awaited() if table.running else frozenset()
+    return [SeatInfo(s.seat, safe_name(s.name), s.is_ai, s.seat not in seated, table.running and table.away(s.seat),
+                     s.seat in awaited, s.state) for s in table.record.seats]
+
+
 # After a start the restore and the sweep go through every open game: they give the event loop back this
 # often (interactions are answered in between, each wait a few ms at most), and the sweep reads this many
 # games per query (one read per batch, not per game).
@@ -61,18 +75,6 @@ def keep_out_of_full_collections() -> None:
     ~100 ms each time for 10,000 games. Nothing in a record, a fold or a timer is cyclic, so reference
     counting still frees them; only cyclic garbage already made when this is called is never collected."""
     gc.freeze()
-
-
-def edit_fields(card: Card) -> dict[str, Any]:
-    """``Message.edit`` keywords for a card: its pictures replace the message's attachments."""
-    return {"content": card.content, "embeds": list(card.embeds), "attachments": [p.file() for p in card.pictures]}
-
-
-def seat_infos(table: Table) -> list[SeatInfo]:
-    seated = table.seated
-    awaited = table.awaited() if table.running else frozenset()
-    return [SeatInfo(s.seat, safe_name(s.name), s.is_ai, s.seat not in seated, table.running and table.away(s.seat),
-                     s.seat in awaited, s.state) for s in table.record.seats]
 
 
 def happened(table: Table, report: StepReport) -> Happened:
