@@ -3,22 +3,30 @@
 The parent runs the fake Discord, spawns the bot on a generated database and times, from the spawn: the
 gateway connection, the first interaction answered (``/thenumber start`` in a fresh channel: the bot is
 ready and answering), and the end of the background work the start-up begins (the restart sweep over
-every running game): the moment the child's CPU time stops growing. Resident memory is read from
-/proc then. Two databases with the same open games, one with many finished games as well: the memory of
-the second divided by the first's is the cost of the finished games (1.0: they are not loaded).
+every running game): the moment the child's CPU time stops growing; also when every open game's deadline
+was armed (the restore's log line), and how fast tables opened meanwhile are answered. Resident memory is
+read from /proc then. Two databases with the same open games, one with many finished games as well: the
+memory of the second divided by the first's is the cost of the finished games (1.0: they are not loaded).
+With a PostgreSQL server (BENCH_POSTGRES_URL), the open games' restart on it as well.
 
-``python -m bench.restart [--open 10000] [--finished 90000]`` prints the figures.
+``python -m bench.restart [--open 10000] [--finished 90000]`` prints the figures; ``--postgres`` runs the same
+start-up (``DATABASE_URL``) on a PostgreSQL copy of the open games (bench.postgres's server, a database of its own).
 """
 
 import argparse
 import asyncio
+import contextlib
 import os
 import shutil
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import uuid
+from collections.abc import AsyncIterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +40,8 @@ TICKS = os.sysconf("SC_CLK_TCK")
 # CPU idle this long: the start-up work is over (longer than the 2 s discord.py waits for guilds before on_ready,
 # after which the restore begins)
 QUIET_SECONDS = 4.0
+SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"  # BENCH_POSTGRES_URL's default, as bench.postgres's
+PROBES, PROBE_EVERY = 40, 0.25  # tables opened while the start-up work runs, one every PROBE_EVERY seconds
 
 
 def cpu_seconds(pid: int) -> float:
@@ -48,6 +58,22 @@ def memory_mb(pid: int) -> dict[str, float]:
         for line in fh:
             if line.startswith(("VmRSS:", "VmHWM:", "RssAnon:", "RssFile:")):
                 found[line.split(":")[0]] = int(line.split()[1]) / 1024
+    return found
+
+
+RESTORED = "cogs.table.talk: restored "  # the restore's log line: every open game's deadline is armed
+
+
+def logged(path: Path, what: str, offset: int = 0) -> float:
+    """The time (time.time()) of the last line of the bot's log from byte ``offset`` on containing ``what``
+    (logging's asctime: local time, to the millisecond); NaN when there is none."""
+    found = float("nan")
+    with open(path, "rb") as fh:
+        fh.seek(offset)
+        text = fh.read().decode("utf-8", errors="replace")
+    for line in text.splitlines():
+        if what in line:
+            found = datetime.strptime(line[:23], "%Y-%m-%d %H:%M:%S,%f").timestamp()
     return found
 
 
@@ -78,14 +104,47 @@ def fresh_copy(db: Path, workdir: Path) -> Path:
     return copy
 
 
-async def measure(source: Path, workdir: Path) -> dict[str, float]:
+async def fresh_postgres(url: str) -> None:
+    """The PostgreSQL copy as :func:`fresh_copy` leaves a SQLite one; and no instance lease (the last run's
+    process was killed, its lease would hold the database for a minute)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("UPDATE games SET deadline = $1 WHERE status = 'running'", time.time() + 100)
+        await conn.execute("DELETE FROM meta WHERE key = 'commands_hash'")
+        await conn.execute("DELETE FROM instance_lease")
+    finally:
+        await conn.close()
+
+
+async def probe_while(fake: FakeDiscord, guild: Any, users: list[Any], latencies: list[float]) -> None:
+    """Open a table every PROBE_EVERY seconds, one per user of ``users``, noting each answer's latency."""
+    for n, user in enumerate(users):
+        result = await (await user.slash(fake.add_channel(guild, f"later{n}"), "thenumber start")).wait(120)
+        if result.message is not None and result.latency is not None:
+            latencies.append(result.latency)
+        await asyncio.sleep(PROBE_EVERY)
+
+
+async def measure(source: Path, workdir: Path, url: str | None = None) -> dict[str, float]:
+    """One start: on a fresh copy of ``source``, or on the PostgreSQL database ``url`` (a copy of it)."""
     db = fresh_copy(source, workdir)
+    if url is not None:
+        await fresh_postgres(url)
     async with FakeDiscord(spec_path=None) as fake:
         probe = fake.add_user("probe")
-        channel = fake.add_channel(fake.add_guild("Restart", members=[probe]), "probe")
-        log = open(workdir / "bot.log", "ab")  # noqa: SIM115 - handed to the child
-        spawned = time.monotonic()
-        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=workdir, env=bot_env(fake, db),
+        later = [fake.add_user(f"later{i}") for i in range(PROBES)]
+        guild = fake.add_guild("Restart", members=[probe, *later])
+        channel = fake.add_channel(guild, "probe")
+        log_path = workdir / "bot.log"
+        log_from = log_path.stat().st_size if log_path.exists() else 0
+        log = open(log_path, "ab")  # noqa: SIM115 - handed to the child
+        env = bot_env(fake, db)
+        if url is not None:
+            env["DATABASE_URL"] = url
+        spawned, spawned_wall = time.monotonic(), time.time()
+        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=workdir, env=env,
                                                     stdout=subprocess.DEVNULL, stderr=log)
         log.close()
         try:
@@ -99,16 +158,24 @@ async def measure(source: Path, workdir: Path) -> dict[str, float]:
                     answered = result.dispatched_monotonic + (result.latency or 0) - spawned
                 elif time.monotonic() - spawned > 120:
                     raise AssertionError(f"restart bench: no answer ({result.rejections})")
-            # The background work (the sweep): until the child's CPU time stops growing.
+            # The background work (the sweep): until the child's CPU time stops growing. Meanwhile a new table
+            # is opened every PROBE_EVERY seconds (each by a player of its own, in a channel of its own): how
+            # long players wait while the restore and the sweep run.
+            latencies: list[float] = []
             last, since = cpu_seconds(proc.pid), time.monotonic()
+            probing = asyncio.create_task(probe_while(fake, guild, later, latencies))
             while time.monotonic() - since < QUIET_SECONDS:
                 await asyncio.sleep(0.1)
                 now_cpu = cpu_seconds(proc.pid)
                 if now_cpu - last > 0.02:
                     last, since = now_cpu, time.monotonic()
+            probing.cancel()
             settled = since - spawned
             memory = memory_mb(proc.pid)
-            return {"connected": connected, "answered": answered, "settled": settled, "cpu": last,
+            return {"connected": connected, "answered": answered,
+                    "armed": logged(log_path, RESTORED, log_from) - spawned_wall, "settled": settled, "cpu": last,
+                    "busy_answer_max": max(latencies, default=float("nan")),
+                    "busy_answer_median": statistics.median(latencies) if latencies else float("nan"),
                     "rss_mb": memory["VmRSS"], "peak_mb": memory["VmHWM"], "anon_mb": memory["RssAnon"],
                     "file_mb": memory["RssFile"]}
         finally:
@@ -116,8 +183,34 @@ async def measure(source: Path, workdir: Path) -> dict[str, float]:
             await proc.wait()
 
 
-def run(databases: dict[str, Path], open_games: int, finished: int, quick: bool = False) -> list[Figure]:
-    """``databases``: "open" (open games only) and "all" (the same open games and ``finished`` more)."""
+def run(databases: dict[str, Path], open_games: int, finished: int, quick: bool = False, *,
+        postgres: bool = True) -> list[Figure]:
+    """``databases``: "open" (open games only) and "all" (the same open games and ``finished`` more); with
+    ``postgres`` and a server answering at BENCH_POSTGRES_URL, the open games' restart on PostgreSQL too."""
+    figures = _run_sqlite(databases, open_games, finished, quick)
+    if postgres and (problem := postgres_problem()) is None:
+        figures += run_postgres(databases["open"], open_games, quick)
+    elif postgres:
+        print(f"[bench] restart on PostgreSQL skipped: {problem}", file=sys.stderr)
+    return figures
+
+
+def postgres_problem() -> str | None:
+    """Why no PostgreSQL restart can be measured here (None: a server answers at BENCH_POSTGRES_URL)."""
+    import asyncpg
+
+    async def probe() -> str | None:
+        try:
+            conn = await asyncpg.connect(os.environ.get("BENCH_POSTGRES_URL", SERVER), timeout=5)
+        except (OSError, TimeoutError, asyncpg.PostgresError) as exc:
+            return f"{type(exc).__name__}: {exc}"
+        await conn.close()
+        return None
+
+    return asyncio.run(probe())
+
+
+def _run_sqlite(databases: dict[str, Path], open_games: int, finished: int, quick: bool) -> list[Figure]:
     runs: dict[str, list[dict[str, float]]] = {"open": [], "all": []}
     with tempfile.TemporaryDirectory(prefix="bench-restart-") as tmp:
         for _ in range(1 if quick else 3):
@@ -134,8 +227,10 @@ def run(databases: dict[str, Path], open_games: int, finished: int, quick: bool 
     return [
         Figure("restart_answering_s", f"Restart ({sizes}): spawn -> first interaction answered", "s", answered,
                "< 3 s", answered["median"] < 3.0,
-               f"python -m bot against the fake; connected {med['connected']:.2f} s; start-up work (restart "
-               f"sweep) over at {med['settled']:.1f} s, {med['cpu']:.1f} s CPU", {"runs": runs}),
+               f"python -m bot against the fake; connected {med['connected']:.2f} s; every open game's deadline "
+               f"armed at {med['armed']:.2f} s; start-up work (restart sweep) over at {med['settled']:.1f} s, "
+               f"{med['cpu']:.1f} s CPU; tables opened meanwhile answered in {med['busy_answer_median'] * 1000:.0f} "
+               f"ms (median), {med['busy_answer_max'] * 1000:.0f} ms at most", {"runs": runs}),
         Figure("restart_answering_vs_open_only", "Restart: first answer, as a multiple of the same open games "
                "without finished ones", "x", summary([a["answered"] / o["answered"] for a, o in
                                                        zip(runs["all"], runs["open"], strict=True)]),
@@ -146,6 +241,61 @@ def run(databases: dict[str, Path], open_games: int, finished: int, quick: bool 
                f"{omed['file_mb']:.0f} MiB; VmRSS {med['rss_mb']:.0f} (peak {med['peak_mb']:.0f}) vs "
                f"{omed['rss_mb']:.0f} (peak {omed['peak_mb']:.0f})"),
     ]
+
+
+@contextlib.asynccontextmanager
+async def postgres_database() -> AsyncIterator[str]:
+    """An empty database of its own (``bench_restart_<random>``) on BENCH_POSTGRES_URL's server, dropped after."""
+    import asyncpg
+    import yarl
+
+    server = os.environ.get("BENCH_POSTGRES_URL", SERVER)
+    name = f"bench_restart_{uuid.uuid4().hex[:10]}"
+    conn = await asyncpg.connect(server)
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    try:
+        yield str(yarl.URL(server).with_path("/" + name))
+    finally:
+        conn = await asyncpg.connect(server)
+        try:
+            await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await conn.close()
+
+
+def run_postgres(db: Path, open_games: int, quick: bool = False) -> list[Figure]:
+    """The start-up of ``python -m bot`` with DATABASE_URL on a PostgreSQL copy of ``db`` (open games only)."""
+    from storage.copy import copy_sqlite_to_postgres
+
+    async def go(work: Path) -> list[dict[str, float]]:
+        async with postgres_database() as url:
+            await copy_sqlite_to_postgres(fresh_copy(db, work), url)
+            return [await measure(db, work, url) for _ in range(1 if quick else 3)]
+
+    with tempfile.TemporaryDirectory(prefix="bench-restart-pg-") as tmp:
+        runs = asyncio.run(go(Path(tmp)))
+    answered = summary([r["answered"] for r in runs])
+    med = {k: summary([r[k] for r in runs])["median"] for k in runs[0]}
+    return [Figure(f"pg_restart_answering_s_{open_games}", f"PostgreSQL restart ({open_games:,} open games): spawn "
+                   "-> first interaction answered", "s", answered, "< 3 s", answered["median"] < 3.0,
+                   f"python -m bot with DATABASE_URL against the fake; connected {med['connected']:.2f} s; every "
+                   f"deadline armed at {med['armed']:.2f} s; start-up work over at {med['settled']:.1f} s, "
+                   f"{med['cpu']:.1f} s CPU; heap {med['anon_mb']:.0f} MiB; tables opened meanwhile answered in "
+                   f"{med['busy_answer_median'] * 1000:.0f} ms (median), {med['busy_answer_max'] * 1000:.0f} ms "
+                   "at most",
+                   {"runs": runs})]
+
+
+def generate_open(tmp: Path, open_games: int) -> Path:
+    from .dbgen import generate
+
+    path = tmp / f"open-{open_games}.sqlite3"
+    if not path.exists():
+        generate(path, open_games)
+    return path
 
 
 def generate_pair(tmp: Path, open_games: int, finished: int) -> dict[str, Path]:
@@ -164,12 +314,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--open", type=int, default=10_000)
     parser.add_argument("--finished", type=int, default=90_000)
     parser.add_argument("--keep", type=Path, default=None, help="reuse/keep the generated databases here")
+    parser.add_argument("--postgres", action="store_true", help="the open games on PostgreSQL instead")
     args = parser.parse_args(argv)
     tmp = args.keep or Path(tempfile.mkdtemp(prefix="bench-restart-db-"))
     tmp.mkdir(parents=True, exist_ok=True)
     try:
-        dbs = generate_pair(tmp, args.open, args.finished)
-        for figure in run(dbs, args.open, args.finished, quick=True):
+        if args.postgres:
+            figures = run_postgres(generate_open(tmp, args.open), args.open, quick=True)
+        else:
+            figures = run(generate_pair(tmp, args.open, args.finished), args.open, args.finished, quick=True,
+                          postgres=False)
+        for figure in figures:
             print(f"{figure.label}: {figure.stats['median']:.3f} {figure.unit}  {figure.note}")
     finally:
         if args.keep is None:

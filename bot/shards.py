@@ -7,7 +7,7 @@ every DM (of any game) and answers through REST. A game with no server (started 
 
 import asyncio
 import logging
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from bot.core.clock import Clock
@@ -42,14 +42,28 @@ class ShardScopedStore:
         self.owns(record)
         return record
 
+    async def load_games(self, game_ids: Sequence[int]) -> list[GameRecord]:
+        records = await self.inner.load_games(game_ids)
+        for record in records:
+            self.owns(record)
+        return records
+
     async def open_game_of_user(self, user_id: int, *, details: bool = True) -> GameRecord | None:
         record = await self.inner.open_game_of_user(user_id, details=details)
         if record is not None:
             self.owns(record)
         return record
 
-    async def open_games(self, kind: str | None = None, *, details: bool = True) -> list[GameRecord]:
-        return [r for r in await self.inner.open_games(kind, details=details) if self.owns(r)]
+    async def open_games(self, kind: str | None = None, *, details: bool = True, after: int = 0,
+                         limit: int | None = None) -> list[GameRecord]:
+        # A page (``limit``) is empty only when no open game is left after ``after``: pages of other shards'
+        # games are read past, so that a caller paging by the last id it got never stops early.
+        while True:
+            page = await self.inner.open_games(kind, details=details, after=after, limit=limit)
+            mine = [r for r in page if self.owns(r)]
+            if mine or limit is None or len(page) < limit:
+                return mine
+            after = page[-1].id
 
     async def unannounced_finished_games(self, kind: str | None = None) -> list[GameRecord]:
         return [r for r in await self.inner.unannounced_finished_games(kind) if self.owns(r)]

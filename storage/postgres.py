@@ -159,6 +159,12 @@ class PostgresStore(PoolHolder):
             await _append(db, game_id, 0, "start", None, payload or {}, now)
             return await _load(db, game_id)
 
+    async def load_games(self, game_ids: Sequence[int]) -> list[GameRecord]:
+        if not game_ids:
+            return []
+        async with self.pool.acquire() as db:
+            return await load_many(db, "id = ANY($1::bigint[])", ([int(i) for i in game_ids],))
+
     # Play ---------------------------------------------------------------------------------------
     async def record_choice(self, game_id: int, phase: int, seat: int, payload: Mapping[str, Any],
                             now: float) -> None:
@@ -223,8 +229,13 @@ class PostgresStore(PoolHolder):
         async with self.pool.acquire() as db:
             return await _load(db, game_id)
 
-    async def open_games(self, kind: str | None = None, *, details: bool = True) -> list[GameRecord]:
+    async def open_games(self, kind: str | None = None, *, details: bool = True, after: int = 0,
+                         limit: int | None = None) -> list[GameRecord]:
         where, params = (f"status IN {_OPEN} AND kind = $1", (kind,)) if kind else (f"status IN {_OPEN}", ())
+        if after:
+            where, params = f"{where} AND id > ${len(params) + 1}", (*params, after)
+        if limit is not None:
+            where += f" ORDER BY id LIMIT {int(limit)}"
         async with self.pool.acquire() as db:
             return await load_many(db, where, params, details=details)
 

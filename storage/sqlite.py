@@ -341,9 +341,21 @@ class SQLiteStore(ConnectionHolder):
     async def load_game(self, game_id: int) -> GameRecord:
         return await self._read(lambda db: _load(db, game_id))
 
-    async def open_games(self, kind: str | None = None, *, details: bool = True) -> list[GameRecord]:
-        where = f"status IN {_OPEN}" + (" AND kind = ?" if kind else "")
-        params: tuple[Any, ...] = (kind,) if kind else ()
+    async def load_games(self, game_ids: Sequence[int]) -> list[GameRecord]:
+        # One read for a batch (the restart sweep): the ids as one JSON array, whatever SQLite's parameter limit.
+        if not game_ids:
+            return []
+        ids = json.dumps([int(i) for i in game_ids])
+        return await self._read(lambda db: _load_rows(db, "id IN (SELECT value FROM json_each(?))", (ids,)))
+
+    async def open_games(self, kind: str | None = None, *, details: bool = True, after: int = 0,
+                         limit: int | None = None) -> list[GameRecord]:
+        # ``limit``: one page of games by id after ``after`` (a restart reads its 10,000 open games in pages,
+        # so that the players' queries on this connection are not queued behind one long read).
+        where = f"status IN {_OPEN}" + (" AND kind = ?" if kind else "") + (" AND id > ?" if after else "")
+        params: tuple[Any, ...] = ((kind,) if kind else ()) + ((after,) if after else ())
+        if limit is not None:
+            where += f" ORDER BY id LIMIT {int(limit)}"
         return await self._read(lambda db: _load_rows(db, where, params, details=details))
 
     async def open_game_in_channel(self, channel_id: int) -> GameRecord | None:

@@ -13,31 +13,23 @@ from tests.discord_world import World, eventually
 
 
 class HeldLoad:
-    """After :meth:`arm`, the first table load asked for outside the game's lock (the restart sweep's) is
-    held once it has read the database, the way a slow load is overtaken: it is let go when the race it
-    stands for has happened (``release_after`` committed), or as soon as another caller waits for that same
-    load instead of reading the database again. ``first``: the deadline waits until that load is held."""
+    """After :meth:`arm`, the restart sweep's read of its batch of games (``load_games``) is held once it has
+    read the database, the way a slow read is overtaken: it is let go when the race it stands for has
+    happened (``release_after`` committed). ``first``: the deadline waits until that read is held."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, release_after: str, *, first: bool = False) -> None:
-        self.armed = self.sweeping = self.holding = False
+        self.armed = self.holding = False
         self.release, self.held = asyncio.Event(), asyncio.Event()
-        load_game, table, expire = SQLiteStore.load_game, GameService.table, GameService.expire
+        load_games, expire = SQLiteStore.load_games, GameService.expire
         committing = getattr(SQLiteStore, release_after)
 
-        async def held_load(store: SQLiteStore, game_id: int) -> Any:
-            record = await load_game(store, game_id)
-            if self.sweeping:
-                self.sweeping, self.holding = False, True
+        async def held_load(store: SQLiteStore, game_ids: Any) -> Any:
+            records = await load_games(store, game_ids)
+            if self.armed:
+                self.armed, self.holding = False, True
                 self.held.set()
                 await self.release.wait()
-            return record
-
-        async def watched_table(service: GameService, game_id: int) -> Any:
-            if game_id in getattr(service, "_loading", {}):
-                self.release.set()  # this caller shares the load in flight instead of reading again
-            elif self.armed and not service.locks(game_id).locked() and game_id not in service._tables:
-                self.armed, self.sweeping = False, True
-            return await table(service, game_id)
+            return records
 
         async def later_expire(service: GameService, game_id: int, phase: int) -> Any:
             await self.held.wait()
@@ -48,8 +40,7 @@ class HeldLoad:
             self.release.set()
             return result
 
-        monkeypatch.setattr(SQLiteStore, "load_game", held_load)
-        monkeypatch.setattr(GameService, "table", watched_table)
+        monkeypatch.setattr(SQLiteStore, "load_games", held_load)
         monkeypatch.setattr(SQLiteStore, release_after, then_release)
         if first:
             monkeypatch.setattr(GameService, "expire", later_expire)

@@ -163,3 +163,25 @@ async def test_lobby_rules_are_kept_by_the_store(store: GameStore, clock: FakeCl
     with pytest.raises(StalePhase):
         await store.record_choice(record.id, 3, 0, {"number": "123"}, clock.now())
     assert table.record.deadline == clock.now() + 60 * 2  # the default turn timer
+
+
+async def test_load_games_reads_a_batch_as_load_game_reads_each(store: GameStore, clock: FakeClock) -> None:
+    service = number_service(store, clock)
+    running = [await open_running_game(service, 20_000 + g, [3000 * (g + 1) + i for i in range(3)]) for g in range(3)]
+    await service.act(running[1].id, 3000 * 2, text="513")  # a pending choice: part of the game read back
+    ids = [r.id for r in running]
+    batch = await store.load_games([ids[2], 999_999, ids[0], ids[1]])  # an unknown id is left out
+    assert sorted(batch, key=lambda r: r.id) == [await store.load_game(i) for i in ids]
+    assert await store.load_games([]) == []
+
+
+async def test_open_games_are_read_in_pages_by_id(store: GameStore, clock: FakeClock) -> None:
+    service = number_service(store, clock)
+    games = [await open_running_game(service, 30_000 + g, [4000 * (g + 1) + i for i in range(2)]) for g in range(5)]
+    lobby = await service.open_lobby(1, 30_100, 9999, "host", {"turn_seconds": 60})
+    pages, after = [], 0
+    while page := await store.open_games("thenumber", details=False, after=after, limit=2):
+        pages.append([r.id for r in page])
+        after = page[-1].id
+    assert [len(p) for p in pages] == [2, 2, 2]
+    assert [i for p in pages for i in p] == sorted([g.id for g in games] + [lobby.id])

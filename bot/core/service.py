@@ -32,6 +32,7 @@ from .table import PRIORS_KEY, Table, by_position, fold, seed_of, stored_steps
 log = logging.getLogger(__name__)
 
 MIN_SEATS_TO_GO_ON = 2
+OPEN_GAMES_PAGE = 500  # open games read per query at a restart (see load_open_games)
 # The end_reason of a game stopped because fewer than two players (or only AI players) are left: it counts in
 # no statistic, and the front end says so.
 ABANDONED = "abandoned: fewer than two players left"
@@ -154,6 +155,20 @@ class GameService(LobbyService):
         self._drop(game_id)
         super().forget(game_id)
 
+    async def stored_games(self, game_ids: Sequence[int]) -> list[GameRecord]:
+        """The stored games of ``game_ids`` that the cache lacks, in one read (a batch of the restart sweep,
+        each then folded by :meth:`peek`, one at a time between other work)."""
+        wanted = [i for i in game_ids if i not in self._tables and i not in self._loading]
+        return await self.store.load_games(wanted) if wanted else []
+
+    def peek(self, record: GameRecord) -> Table:
+        """The table of a game read by :meth:`stored_games` (or the cached one): folded but not cached, so a
+        sweep over thousands of games leaves neither their tables on the heap nor long-lived garbage for the
+        cyclic collector to walk; :meth:`table` caches a game when it is used. Read outside the game's lock:
+        to decide whether to act on it, never to act on."""
+        cached = self._tables.get(record.id)
+        return cached if cached is not None else Table.load(self.game_of(record.kind), record)
+
     async def load_open_games(self, *, warm: bool = False) -> list[GameRecord]:
         """Every lobby and running game of this service's games, as their own rows (for timers at a restart).
 
@@ -163,8 +178,15 @@ class GameService(LobbyService):
         """
         if warm:
             return await self._warm()
-        return [await self._capped(record) for kind in self.games
-                for record in await self.store.open_games(kind, details=False)]
+        records: list[GameRecord] = []
+        for kind in self.games:
+            after = 0
+            # In pages: one read of 10,000 games would hold the store's connection (and the players' queries
+            # queued behind it) for a long while.
+            while page := await self.store.open_games(kind, details=False, after=after, limit=OPEN_GAMES_PAGE):
+                records += [await self._capped(record) for record in page]
+                after = page[-1].id
+        return records
 
     async def _warm(self) -> list[GameRecord]:
         # Thousands of games allocate millions of small objects and no garbage cycles: the cyclic collector
@@ -197,8 +219,9 @@ class GameService(LobbyService):
         return [await self.store.load_game(r.id) for r in heads if r.guild_id == guild_id]
 
     async def unannounced_finished_games(self) -> list[GameRecord]:
-        """Finished games of this service's kinds whose end the channel was never told (a crash in between)."""
-        return [r for kind in self.games for r in await self.store.unannounced_finished_games(kind)]
+        """Finished games of this service's kinds whose end the channel was never told (a crash in between).
+        One query for every kind: each is a pass over the finished games' index, at every start."""
+        return [r for r in await self.store.unannounced_finished_games() if r.kind in self.games]
 
     # Lobby and start ----------------------------------------------------------------------------
     async def open_lobby(self, guild_id: int | None, channel_id: int, host_id: int, host_name: str,

@@ -1,7 +1,9 @@
-"""Deadlines and reminders: one asyncio task per key, each sleeping until its moment.
+"""Deadlines and reminders: one loop timer per key; its callback runs in a task of its own once it is due.
 
 The moments come from the database (a turn's deadline is stored), so after a restart the timers are
-simply scheduled again. Tests drive time with :meth:`Scheduler.fire_due` and a fake clock.
+simply scheduled again. A timer is a handle on the event loop's clock, not a sleeping task: a restart arms
+tens of thousands of them, and a task each would cost a first step each, all in one turn of the loop, while
+players' interactions wait behind them. Tests drive time with :meth:`Scheduler.fire_due` and a fake clock.
 """
 
 import asyncio
@@ -19,27 +21,37 @@ Callback = Callable[[], Awaitable[None]]
 class _Timer:
     when: float
     callback: Callback
-    task: asyncio.Task[None]
+    handle: asyncio.TimerHandle | None = None
 
 
 class Scheduler:
     def __init__(self, clock: Clock | None = None) -> None:
         self.clock: Clock = clock or SystemClock()
         self._timers: dict[Hashable, _Timer] = {}
+        self._running: set[asyncio.Task[None]] = set()  # callbacks under way (the loop keeps only weak refs)
 
     def schedule(self, key: Hashable, when: float, callback: Callback) -> None:
         """Run ``callback`` at ``when`` (clock seconds); replaces any timer with the same key."""
         self.cancel(key)
-        task = asyncio.create_task(self._sleep_then_run(key, when, callback), name=f"timer {key!r}")
-        self._timers[key] = _Timer(when, callback, task)
+        loop = asyncio.get_running_loop()
+        timer = _Timer(when, callback)
+        timer.handle = loop.call_at(loop.time() + max(0.0, when - self.clock.now()), self._due, key, timer)
+        self._timers[key] = timer
+
+    def _due(self, key: Hashable, timer: _Timer) -> None:
+        if self._timers.get(key) is timer:  # from here on the key is free: the callback may schedule it again
+            del self._timers[key]
+        task = asyncio.get_running_loop().create_task(self._run(key, timer.callback), name=f"timer {key!r}")
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
 
     def is_scheduled(self, key: Hashable) -> bool:
         return key in self._timers
 
     def cancel(self, key: Hashable) -> None:
         timer = self._timers.pop(key, None)
-        if timer is not None and timer.task is not asyncio.current_task():
-            timer.task.cancel()
+        if timer is not None and timer.handle is not None:
+            timer.handle.cancel()
 
     def cancel_all(self) -> None:
         for key in list(self._timers):
@@ -51,15 +63,10 @@ class Scheduler:
         for _, _, key in due:
             timer = self._timers.pop(key, None)
             if timer is not None:
-                timer.task.cancel()
+                if timer.handle is not None:
+                    timer.handle.cancel()
                 await self._run(key, timer.callback)
         return len(due)
-
-    async def _sleep_then_run(self, key: Hashable, when: float, callback: Callback) -> None:
-        await asyncio.sleep(max(0.0, when - self.clock.now()))
-        if self._timers.get(key) is not None and self._timers[key].callback is callback:
-            del self._timers[key]
-        await self._run(key, callback)
 
     @staticmethod
     async def _run(key: Hashable, callback: Callback) -> None:

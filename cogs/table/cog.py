@@ -102,7 +102,7 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             self.bot.tree.add_command(self._fallback_score)
 
     async def _restore_when_ready(self) -> None:
-        await self.bot.wait_until_ready()
+        await self._connected()
         for attempt in itertools.count():
             try:
                 await self.talk.restore()
@@ -111,6 +111,20 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
                 delay = self.talk.backoff(attempt)
                 log.warning("could not restore the tables (%s); trying again in %.0f s", exc, delay)
                 await asyncio.sleep(delay)
+
+    async def _connected(self) -> None:
+        """Until the gateway's READY is read (or the bot is ready). The restore needs the session, not the
+        guild stream that discord.py waits out before on_ready (2 s after the last GUILD_CREATE): the open
+        games' deadlines are armed that much sooner, and interactions are answered meanwhile anyway."""
+        if self.bot.is_ready():
+            return
+        waits = [asyncio.ensure_future(self.bot.wait_for("connect")),
+                 asyncio.ensure_future(self.bot.wait_until_ready())]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
 
     def _shared_commands(self) -> list[app_commands.Command[Any, Any, Any]]:
         def command(name: str, description: str, callback: Any) -> app_commands.Command[Any, Any, Any]:

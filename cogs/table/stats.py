@@ -292,10 +292,20 @@ class TableStats(commands.Cog, name=COG_NAME):
 
     async def _fill_cache(self) -> None:
         """Compute the results of finished games that have none (all of them after migration 0005, or a crash
-        right after a game ended) in the background, so a first command finds them ready."""
+        right after a game ended) in the background, so a first command finds them ready. Only once the
+        start-up work is over (the restore of the open games and its sweep): after an upgrade it can take
+        minutes of CPU, and its thread would slow the first answers and the restore (reads meanwhile fill
+        the results they need themselves)."""
         assert self.stats is not None
+        await self.bot.wait_until_ready()
+        talk = getattr(self.bot.get_cog("Table"), "talk", None)
+        settled = getattr(talk, "settled", None)
+        if isinstance(settled, asyncio.Event):
+            await settled.wait()
+        streaming = getattr(self.stats, "streaming", None)  # SQLite: a small page cache for the pass
         try:
-            filled = await self.stats.refresh(every_guild=True)
+            async with streaming() if streaming is not None else contextlib.nullcontext():
+                filled = await self.stats.refresh(every_guild=True)
         except Exception:
             log.exception("could not fill the statistics cache (reads fill it as they need)")
             return
