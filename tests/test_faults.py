@@ -52,6 +52,34 @@ async def test_rate_limit_retry_after_is_honoured(world: World) -> None:
     assert len(world.reveals()) == 1
 
 
+async def test_a_rate_limit_that_outlasts_discordpy_is_retried_then_caught_up(world: World) -> None:
+    """Under a saturated global limit discord.py gives up after five tries with a 429: the reveal is sent
+    again, and caught up later if the limit lasts, never dropped."""
+    await world.start_game(("ana", "ben"))
+    fast_retries(world)
+    await world.dm("ana", "513")
+    # discord.py's five tries for each of the bot's three sends (first and two retries): all refused
+    world.fake.fail_next("POST", posts_in(world), 429, times=15, retry_after=0.01)
+    await world.dm("ben", "240")
+    await eventually(lambda: world.bot.scheduler.is_scheduled(("catch-up", 1)), what="a catch-up")
+    assert world.reveals() == []
+    await world.advance(31)
+    await eventually(lambda: world.reveals(), what="the caught-up reveal")
+    await world.wait_status("Turn 2 of 5")
+    assert len(world.reveals()) == 1
+
+
+async def test_a_dm_acknowledgement_outlasting_discordpys_rate_limit_tries_is_sent_again(world: World) -> None:
+    await world.start_game(("ana", "ben"))
+    fast_retries(world)
+    dm = world.fake.world.dm_channel(world.users["ana"].user)
+    world.fake.fail_next("POST", rf"^/channels/{dm.id}/messages$", 429, times=5, retry_after=0.01)
+    await world.dm("ana", "513")
+    acks = await eventually(lambda: [m for m in world.fake.dms(world.users["ana"]) if "513" in m.content
+                                     and m.author_id != world.users["ana"].id], what="the acknowledgement")
+    assert len(acks) == 1
+
+
 async def test_a_long_outage_is_caught_up_later(world: World) -> None:
     await world.start_game(("ana", "ben"))
     fast_retries(world)

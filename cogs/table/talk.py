@@ -124,6 +124,12 @@ class TurnMessage:
     reminded: bool = False  # the reminder line is shown (kept by later updates of the message)
 
 
+def transient(exc: discord.HTTPException) -> bool:
+    """Worth sending again: Discord's server errors, and a rate limit that outlasted discord.py's own five
+    tries (a busy token under the global limit); any other refusal is final."""
+    return isinstance(exc, discord.DiscordServerError) or exc.status == 429
+
+
 class Talk:
     def __init__(self, bot: NumberBot, service: GameService, presenters: Presenters, languages: Languages) -> None:
         self.bot = bot
@@ -205,12 +211,15 @@ class Talk:
     # Posting ------------------------------------------------------------------------------------
     async def send(self, target: discord.abc.Messageable, *, nonce: str | None, card: Card | None = None,
                    **fields: Any) -> discord.Message | None:
-        """Send, retrying Discord's server errors with the same nonce; None if they outlast every retry."""
+        """Send, retrying Discord's server errors and rate limits with the same nonce; None if they outlast
+        every retry (the caller then catches up later: the message is never just dropped)."""
         for delay in (*self.retry_delays, None):
             try:
                 extra = card.fields() if card is not None else {}
                 return await target.send(nonce=nonce, **extra, **fields)
-            except discord.DiscordServerError as exc:
+            except discord.HTTPException as exc:
+                if not transient(exc):
+                    raise
                 log.warning("Discord answered %s to a message; %s", exc.status,
                             "retrying" if delay is not None else "giving up for now")
                 if delay is not None:
@@ -240,8 +249,7 @@ class Talk:
         """A DM; False (never an error) when the user does not accept DMs."""
         try:
             channel = await self.bot.create_dm(discord.Object(id=user_id))  # cached after the first time
-            await channel.send(text)
-            return True
+            return await self.send(channel, nonce=None, content=text) is not None
         except discord.HTTPException as exc:
             log.info("could not DM user %s: %s", user_id, exc)
             return False
