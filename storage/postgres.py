@@ -15,6 +15,7 @@ Every method commits before it returns (asyncpg's transaction block commits on e
 its own transaction), so whatever a caller acknowledges is committed.
 """
 
+import asyncio
 import json
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -36,8 +37,8 @@ from .base import (
     UnknownGame,
     WrongStatus,
 )
-from .pg_connection import PoolHolder, migrate
-from .postgres_games import game_version, hold_game
+from .pg_connection import PoolHolder, create_pool, migrate
+from .postgres_games import HeldGame, game_version, held_game
 
 _OPEN = "('lobby', 'running')"
 _APPEND = ("WITH g AS (UPDATE games SET last_seq = last_seq + 1 WHERE id = $1{guard} RETURNING last_seq)"
@@ -57,6 +58,7 @@ class PostgresStore(PoolHolder):
         super().__init__(url, **options)
         self.shared = shared  # several processes (shards) work on this database: lock each game across them
         self._lock_pool: asyncpg.Pool | None = None
+        self._held: dict[int, HeldGame] = {}  # the games this process holds (shared only), by game
 
     async def open(self) -> None:
         await self._open_pool()
@@ -64,8 +66,7 @@ class PostgresStore(PoolHolder):
             async with self.pool.acquire() as conn:
                 await migrate(conn)
             if self.shared:  # its own pool: a holder of game locks makes store calls (see postgres_games)
-                self._lock_pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size,
-                                                            timeout=self.timeout_s)
+                self._lock_pool = await create_pool(self.url, size=self.pool_size, timeout_s=self.timeout_s)
         except BaseException:
             await self.close()
             raise
@@ -81,10 +82,19 @@ class PostgresStore(PoolHolder):
         if self._lock_pool is None:
             yield None  # one process: nothing to lock against, and its cache is the truth
             return
-        async with hold_game(self._lock_pool, game_id) as version:
-            yield version
+        async with held_game(self._lock_pool, game_id) as held:
+            self._held[game_id] = held
+            try:
+                yield held.version
+            finally:
+                del self._held[game_id]
 
     async def game_version(self, game_id: int) -> GameVersion:
+        # The holder's own read (GameLocks reads what it leaves the game at before letting go) goes over the
+        # connection holding the game: no pool round trip, and the same committed rows (READ COMMITTED).
+        held = self._held.get(game_id)
+        if held is not None and held.task is asyncio.current_task():
+            return await game_version(held.conn, game_id)
         return await game_version(self.pool, game_id)
 
     async def schema_version(self) -> int:
