@@ -39,19 +39,30 @@ async def game_version(db: Any, game_id: int) -> GameVersion:
     row = await db.fetchrow(VERSION_SQL, game_id)
     if row is None:
         raise UnknownGame(game_id)
+    return version_of(row)
+
+
+def version_of(row: Any) -> GameVersion:
+    """The version in a row of VERSION_SQL's columns."""
     return GameVersion(row["status"], int(row["phase"]), int(row["choices"]), int(row["seated"]),
                        None if row["deadline"] is None else float(row["deadline"]), row["status_message_id"],
                        int(row["announced_phase"]), float(row["updated_at"]))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HeldGame:
     """A game this process holds: the connection whose transaction holds it, and the task holding it (only
-    that task may use the connection: asyncpg runs one statement at a time on a connection)."""
+    that task may use the connection: asyncpg runs one statement at a time on a connection).
+
+    ``left``: the version the holder's latest write left the game at, when that write returned it (a choice
+    does, in its own statement); None when unknown (any other write), so the holder's last read is a read.
+    A version that is older than the stored one can only make the next holder reload the game, never keep
+    a cache another process made stale."""
 
     conn: asyncpg.Connection
     task: "asyncio.Task[Any] | None"
     version: GameVersion
+    left: GameVersion | None = None
 
 
 @asynccontextmanager
