@@ -1,16 +1,19 @@
 """The two store methods several processes need (``GameStore.game_lock`` and ``game_version``), for the
 PostgreSQL backend: free functions on asyncpg, so :class:`storage.postgres.PostgresStore` only delegates.
 
-The lock is ``pg_advisory_xact_lock`` on the game, in a transaction held open on its own connection for as
-long as the caller works on the game: the end of that transaction releases it, whatever happens (an error,
-a dropped connection, a killed process), so there is no unlock that could fail and leave it held. That
-connection must come from a pool the store's own calls do not use: a caller holding the lock makes store
-calls, and with one shared pool, as many holders as connections would wait for each other forever.
+The lock is a session-level ``pg_advisory_lock`` on the game, held by its own connection for as long as the
+caller works on the game. A lock that could stay held would stop the game in every process, so whatever goes
+wrong ends the session, which lets go: a killed process or a dropped connection ends it on the server's side,
+and an unlock that does not complete (an error, a cancellation) terminates the connection rather than give it
+back to its pool. That connection must come from a pool the store's own calls do not use: a caller holding
+the lock makes store calls, and with one shared pool, as many holders as connections would wait for each
+other forever.
 
-Round trips, since every choice in a shared database pays them: the BEGIN and the lock go in one simple
-query, the version is read by the next statement (a statement's snapshot is taken when it starts, so the
-version must not be read by the statement that waits for the lock), and the holder's own last version read
-goes over the same connection (see :class:`HeldGame`), then the COMMIT.
+Round trips, since every choice in a shared database pays them: one to take the lock and read the version,
+by a function (``pg_temp.hold_game``, made once per connection): its second statement reads with a snapshot
+taken after the lock (a statement's snapshot is taken when it starts, so one plain statement could not wait
+for the lock and then see what the previous holder committed); one to let go (the holder's last version
+read, when it needs one, goes over the same connection: see :class:`HeldGame`).
 """
 
 import asyncio
@@ -30,8 +33,19 @@ VERSION_SQL = (
     " FROM games g WHERE id = $1")
 # The same key space as the store's other advisory locks ('seat-user:...', 'lease:...'): a text, hashed; the
 # same key as ever ('game:<id>'), so processes of an older version on the database still exclude these.
-# A simple query (no parameters: the id is formatted from an int) may hold two statements: one round trip.
-LOCK_SQL = "BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('game:{game_id}', 0))"
+KEY = "hashtextextended('game:' || {id}::text, 0)"
+# A temporary function (this session's only, made on first use): nothing in the schema, no migration.
+HOLD_FUNCTION = f"""
+CREATE FUNCTION pg_temp.hold_game(game_id bigint) RETURNS TABLE (status text, phase integer,
+    deadline double precision, status_message_id bigint, announced_phase integer, updated_at double precision,
+    choices bigint, seated bigint) LANGUAGE plpgsql VOLATILE AS $$
+#variable_conflict use_column
+BEGIN
+    PERFORM pg_advisory_lock({KEY.format(id="game_id")});
+    RETURN QUERY {VERSION_SQL.replace("$1", "game_id")};
+END $$"""
+HOLD_SQL = "SELECT * FROM pg_temp.hold_game($1)"
+LET_GO_SQL = f"SELECT pg_advisory_unlock({KEY.format(id='$1')})"
 
 
 async def game_version(db: Any, game_id: int) -> GameVersion:
@@ -70,17 +84,31 @@ async def held_game(lock_pool: asyncpg.Pool, game_id: int) -> AsyncIterator[Held
     """Hold ``game_id`` against every other process until the block ends; the version in what is yielded is
     read under the lock (so it is the version the holder starts from)."""
     async with lock_pool.acquire() as conn:
-        await conn.execute(LOCK_SQL.format(game_id=int(game_id)))
         try:
-            held = HeldGame(conn, asyncio.current_task(), await game_version(conn, game_id))
-            yield held
+            try:
+                row = await conn.fetchrow(HOLD_SQL, game_id)
+            except (asyncpg.UndefinedFunctionError, asyncpg.InvalidSchemaNameError):
+                # this connection's first hold (no function, or no temporary schema yet): refused when
+                # prepared, before it ran
+                await conn.execute(HOLD_FUNCTION)
+                row = await conn.fetchrow(HOLD_SQL, game_id)
         except BaseException:
-            # Nothing was written in this transaction: ending it only lets go. If the connection is broken,
-            # the server ends the transaction itself (and the pool drops the connection).
-            if not conn.is_closed():
-                await conn.execute("ROLLBACK")
+            # Cancelled or failed after the lock was taken, perhaps (a session's lock outlives the statement):
+            # the connection must not go back to its pool holding it.
+            conn.terminate()
             raise
-        await conn.execute("COMMIT")
+        try:
+            if row is None:
+                raise UnknownGame(game_id)
+            yield HeldGame(conn, asyncio.current_task(), version_of(row))
+        finally:
+            try:
+                released = await conn.fetchval(LET_GO_SQL, str(game_id))
+            except BaseException:
+                conn.terminate()  # the session ends, and with it the lock
+                raise
+            if not released:  # never expected: this connection held the lock; ending the session is sure
+                conn.terminate()
 
 
 @asynccontextmanager

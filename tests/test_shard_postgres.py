@@ -71,3 +71,29 @@ async def test_a_game_is_held_against_other_connections_until_the_block_ends(dat
     finally:
         await one.close()
         await other.close()
+
+
+async def test_a_holder_that_fails_or_a_waiter_cancelled_leaves_the_game_free(database: str) -> None:
+    """The lock is a session's: an error in the block lets go, and a waiter cancelled while it waits (perhaps
+    just after the server gave it the lock) ends its connection rather than give it back holding the game."""
+    one = await asyncpg.create_pool(database, min_size=1, max_size=2)
+    other = await asyncpg.create_pool(database, min_size=1, max_size=1)
+    try:
+        with pytest.raises(RuntimeError):
+            async with hold_game(one, 1):
+                raise RuntimeError("the holder's work failed")
+        async with hold_game(one, 1):
+            waiting = asyncio.create_task(hold_game(other, 1).__aenter__())
+            while not await one.fetchval("SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database()"
+                                         " AND wait_event_type = 'Lock'"):
+                await asyncio.sleep(0)  # until the waiter waits for the lock (the event, not a delay)
+            waiting.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await waiting
+        async with hold_game(other, 1) as version:  # the game is free for the next holder, on the same pool
+            assert version.phase == 0
+        assert not await one.fetchval("SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND database ="
+                                      " (SELECT oid FROM pg_database WHERE datname = current_database())")
+    finally:
+        await one.close()
+        await other.close()
