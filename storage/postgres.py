@@ -48,16 +48,13 @@ APPEND_SQL = _APPEND.format(guard="")
 # The hot path: the game must run at the phase the choice is for, in the same statement.
 CHOICE_SQL = _APPEND.format(guard=" AND status = 'running' AND phase = $2")
 # The same, on a game this process holds (shards): it also returns the version it leaves the game at, the
-# columns of postgres_games.VERSION_SQL, so that the holder need not read it again before letting go. The
-# statement does not see its own insert (one snapshot), hence the 1 +; under the game's lock no other
-# process adds a choice meanwhile.
+# columns of postgres_games.VERSION_SQL, so that the holder need not read it again before letting go.
 CHOICE_VERSION_SQL = (
     "WITH g AS (UPDATE games SET last_seq = last_seq + 1 WHERE id = $1 AND status = 'running' AND phase = $2"
     " RETURNING last_seq, status, phase, deadline, status_message_id, announced_phase, updated_at),"
     " a AS (INSERT INTO actions (game_id, seq, phase, kind, seat, payload, at)"
     " SELECT $1, g.last_seq, $2, 'choose', $3, $4, $5 FROM g)"
-    " SELECT status, phase, deadline, status_message_id, announced_phase, updated_at,"
-    " 1 + (SELECT COUNT(*) FROM actions c WHERE c.game_id = $1 AND c.phase = $2 AND c.kind = 'choose') AS choices,"
+    " SELECT status, phase, deadline, status_message_id, announced_phase, updated_at, last_seq AS choices,"
     " (SELECT COUNT(*) FROM seats s WHERE s.game_id = $1 AND s.state = 'seated') AS seated FROM g")
 
 

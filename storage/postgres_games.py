@@ -26,9 +26,12 @@ import asyncpg
 
 from .base import GameVersion, UnknownGame
 
+# ``choices`` is the game's action counter here (``last_seq``, bumped by every append under the row's lock):
+# it moves with every draft, as a count of the phase's drafts would, without reading them (counting grew
+# with every replaced draft, and both the lock and every choice read it). Versions are only compared, and
+# only by the process that read them.
 VERSION_SQL = (
-    "SELECT status, phase, deadline, status_message_id, announced_phase, updated_at,"
-    " (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id AND a.phase = g.phase AND a.kind = 'choose') AS choices,"
+    "SELECT status, phase, deadline, status_message_id, announced_phase, updated_at, last_seq AS choices,"
     " (SELECT COUNT(*) FROM seats s WHERE s.game_id = g.id AND s.state = 'seated') AS seated"
     " FROM games g WHERE id = $1")
 # The same key space as the store's other advisory locks ('seat-user:...', 'lease:...'): a text, hashed; the
@@ -38,7 +41,7 @@ KEY = "hashtextextended('game:' || {id}::text, 0)"
 HOLD_FUNCTION = f"""
 CREATE FUNCTION pg_temp.hold_game(game_id bigint) RETURNS TABLE (status text, phase integer,
     deadline double precision, status_message_id bigint, announced_phase integer, updated_at double precision,
-    choices bigint, seated bigint) LANGUAGE plpgsql VOLATILE AS $$
+    choices integer, seated bigint) LANGUAGE plpgsql VOLATILE AS $$
 #variable_conflict use_column
 BEGIN
     PERFORM pg_advisory_lock({KEY.format(id="game_id")});
