@@ -17,9 +17,10 @@ MIGRATION_LOCK = 0x6E67_6D69  # "ngmi", any fixed number
 async def keep_session(conn: asyncpg.Connection) -> None:
     """What a connection goes back to its pool with: nothing to undo. asyncpg's default sends a reset query
     (``pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET ALL``) at every release, a round trip and a
-    wake-up of the server per store call; none of that state is ever made here (every advisory lock is a
-    transaction's, no LISTEN, no SET, no cursor outside a transaction). asyncpg still rolls back a
-    transaction left open before this is called, so a connection never goes back inside one."""
+    wake-up of the server per store call; none of that state is left here (no LISTEN, no SET, no cursor
+    outside a transaction; the one session-level advisory lock, a game's, is let go before its connection
+    goes back, or the connection is terminated: see postgres_games). asyncpg still rolls back a transaction
+    left open before this is called, so a connection never goes back inside one."""
 
 
 def create_pool(url: str, *, size: int, timeout_s: float) -> asyncpg.Pool:

@@ -68,7 +68,7 @@ def version_of(row: Any) -> GameVersion:
 
 @dataclass(slots=True)
 class HeldGame:
-    """A game this process holds: the connection whose transaction holds it, and the task holding it (only
+    """A game this process holds: the connection whose session holds it, and the task holding it (only
     that task may use the connection: asyncpg runs one statement at a time on a connection).
 
     ``left``: the version the holder's latest write left the game at, when that write returned it (a choice
