@@ -131,7 +131,9 @@ class GameVersion:
 
     status: GameStatus
     phase: int
-    choices: int  # ``choose`` rows of the current phase (a replaced draft counts again)
+    # moves with every ``choose`` row of the current phase (SQLite: their count, a replaced draft counting
+    # again; PostgreSQL: the game's action counter)
+    choices: int
     seated: int
     deadline: float | None
     status_message_id: int | None

@@ -14,6 +14,21 @@ from .migrations import POSTGRES, check_version, load_migrations
 MIGRATION_LOCK = 0x6E67_6D69  # "ngmi", any fixed number
 
 
+async def keep_session(conn: asyncpg.Connection) -> None:
+    """What a connection goes back to its pool with: nothing to undo. asyncpg's default sends a reset query
+    (``pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET ALL``) at every release, a round trip and a
+    wake-up of the server per store call; none of that state is left here (no LISTEN, no SET, no cursor
+    outside a transaction; the one session-level advisory lock, a game's, is let go before its connection
+    goes back, or the connection is terminated: see postgres_games). asyncpg still rolls back a transaction
+    left open before this is called, so a connection never goes back inside one."""
+
+
+def create_pool(url: str, *, size: int, timeout_s: float) -> asyncpg.Pool:
+    """A pool of connections to ``url``, reused as they are (see :func:`keep_session`); asyncpg keeps each
+    connection's prepared statements (its default statement cache), so a store call is one round trip."""
+    return asyncpg.create_pool(url, min_size=1, max_size=size, timeout=timeout_s, reset=keep_session)
+
+
 def is_postgres_url(url: str | None) -> bool:
     return bool(url) and str(url).split("://", 1)[0] in ("postgresql", "postgres")
 
@@ -40,8 +55,7 @@ class PoolHolder:
         self._pool: asyncpg.Pool | None = None
 
     async def _open_pool(self) -> None:
-        self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size,
-                                               timeout=self.timeout_s)
+        self._pool = await create_pool(self.url, size=self.pool_size, timeout_s=self.timeout_s)
 
     async def open(self) -> None:
         await self._open_pool()

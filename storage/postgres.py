@@ -15,6 +15,7 @@ Every method commits before it returns (asyncpg's transaction block commits on e
 its own transaction), so whatever a caller acknowledges is committed.
 """
 
+import asyncio
 import json
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -36,8 +37,8 @@ from .base import (
     UnknownGame,
     WrongStatus,
 )
-from .pg_connection import PoolHolder, migrate
-from .postgres_games import game_version, hold_game
+from .pg_connection import PoolHolder, create_pool, migrate
+from .postgres_games import HeldGame, game_version, held_game, version_of
 
 _OPEN = "('lobby', 'running')"
 _APPEND = ("WITH g AS (UPDATE games SET last_seq = last_seq + 1 WHERE id = $1{guard} RETURNING last_seq)"
@@ -46,6 +47,15 @@ _APPEND = ("WITH g AS (UPDATE games SET last_seq = last_seq + 1 WHERE id = $1{gu
 APPEND_SQL = _APPEND.format(guard="")
 # The hot path: the game must run at the phase the choice is for, in the same statement.
 CHOICE_SQL = _APPEND.format(guard=" AND status = 'running' AND phase = $2")
+# The same, on a game this process holds (shards): it also returns the version it leaves the game at, the
+# columns of postgres_games.VERSION_SQL, so that the holder need not read it again before letting go.
+CHOICE_VERSION_SQL = (
+    "WITH g AS (UPDATE games SET last_seq = last_seq + 1 WHERE id = $1 AND status = 'running' AND phase = $2"
+    " RETURNING last_seq, status, phase, deadline, status_message_id, announced_phase, updated_at),"
+    " a AS (INSERT INTO actions (game_id, seq, phase, kind, seat, payload, at)"
+    " SELECT $1, g.last_seq, $2, 'choose', $3, $4, $5 FROM g)"
+    " SELECT status, phase, deadline, status_message_id, announced_phase, updated_at, last_seq AS choices,"
+    " (SELECT COUNT(*) FROM seats s WHERE s.game_id = $1 AND s.state = 'seated') AS seated FROM g")
 
 
 class PostgresStore(PoolHolder):
@@ -57,6 +67,7 @@ class PostgresStore(PoolHolder):
         super().__init__(url, **options)
         self.shared = shared  # several processes (shards) work on this database: lock each game across them
         self._lock_pool: asyncpg.Pool | None = None
+        self._held: dict[int, HeldGame] = {}  # the games this process holds (shared only), by game
 
     async def open(self) -> None:
         await self._open_pool()
@@ -64,8 +75,7 @@ class PostgresStore(PoolHolder):
             async with self.pool.acquire() as conn:
                 await migrate(conn)
             if self.shared:  # its own pool: a holder of game locks makes store calls (see postgres_games)
-                self._lock_pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size,
-                                                            timeout=self.timeout_s)
+                self._lock_pool = await create_pool(self.url, size=self.pool_size, timeout_s=self.timeout_s)
         except BaseException:
             await self.close()
             raise
@@ -81,11 +91,31 @@ class PostgresStore(PoolHolder):
         if self._lock_pool is None:
             yield None  # one process: nothing to lock against, and its cache is the truth
             return
-        async with hold_game(self._lock_pool, game_id) as version:
-            yield version
+        async with held_game(self._lock_pool, game_id) as held:
+            self._held[game_id] = held
+            try:
+                yield held.version
+            finally:
+                del self._held[game_id]
 
     async def game_version(self, game_id: int) -> GameVersion:
+        # The holder's own read (GameLocks reads what it leaves the game at before letting go) goes over the
+        # connection holding the game: no pool round trip, and the same committed rows (READ COMMITTED).
+        held = self._holding(game_id)
+        if held is not None:
+            return held.left or await game_version(held.conn, game_id)
         return await game_version(self.pool, game_id)
+
+    def _holding(self, game_id: int) -> HeldGame | None:
+        """The game's hold, when the calling task is its holder."""
+        held = self._held.get(game_id)
+        return held if held is not None and held.task is asyncio.current_task() else None
+
+    def _changing(self, game_id: int) -> None:
+        """Before any write of a game: the version its holder knows is no longer the stored one."""
+        held = self._held.get(game_id)
+        if held is not None:
+            held.left = None
 
     async def schema_version(self) -> int:
         return int(await self.pool.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
@@ -111,6 +141,7 @@ class PostgresStore(PoolHolder):
 
     async def seat_player(self, game_id: int, user_id: int | None, name: str, max_seats: int, now: float,
                           ai_level: str | None = None) -> SeatRecord:
+        self._changing(game_id)
         async with self._tx() as db:
             game = await _lock_game(db, game_id)
             if game["status"] != "lobby":
@@ -131,6 +162,7 @@ class PostgresStore(PoolHolder):
 
     async def unseat_player(self, game_id: int, seat: int, state: SeatState, now: float,
                             new_host_id: int | None = None) -> None:
+        self._changing(game_id)
         async with self._tx() as db:
             game = await _lock_game(db, game_id)
             if new_host_id is not None:  # the host leaves: the role passes in the same transaction
@@ -150,6 +182,7 @@ class PostgresStore(PoolHolder):
 
     async def start_game(self, game_id: int, deadline: float | None, now: float,
                          payload: Mapping[str, Any] | None = None) -> GameRecord:
+        self._changing(game_id)
         async with self._tx() as db:
             game = await _lock_game(db, game_id)
             if game["status"] != "lobby":
@@ -170,9 +203,18 @@ class PostgresStore(PoolHolder):
                             now: float) -> None:
         # The hot path: one statement (one round trip, its own transaction) that stores the choice only while
         # the game runs at this phase. When it stores nothing, the transaction below says why.
-        status = await self.pool.execute(CHOICE_SQL, game_id, phase, "choose", seat, json.dumps(dict(payload)),
-                                         float(now))
-        if status.endswith(" 1"):
+        self._changing(game_id)
+        held = self._holding(game_id)
+        if held is not None:
+            # Over the holder's connection (a session lock: no transaction is open on it, so the statement
+            # commits on its own as it would on any other), which spares a pool acquire and release.
+            row = await held.conn.fetchrow(CHOICE_VERSION_SQL, game_id, phase, seat, json.dumps(dict(payload)),
+                                           float(now))
+            if row is not None:
+                held.left = version_of(row)
+                return
+        elif (await self.pool.execute(CHOICE_SQL, game_id, phase, "choose", seat, json.dumps(dict(payload)),
+                                      float(now))).endswith(" 1"):
             return
         async with self._tx() as db:
             game = await _lock_game(db, game_id)
@@ -187,6 +229,7 @@ class PostgresStore(PoolHolder):
                             *, choices: int | None = None) -> bool:
         """Compare-and-set on the phase under the game's row lock; with ``choices``, also on how many ``choose``
         rows the phase has (counted after the lock, so a draft committed by another process is seen)."""
+        self._changing(game_id)
         async with self._tx() as db:
             game = await db.fetchrow("SELECT phase, status FROM games WHERE id = $1 FOR UPDATE", game_id)
             if game is None or game["status"] != "running" or int(game["phase"]) != phase:
@@ -206,19 +249,23 @@ class PostgresStore(PoolHolder):
             return True
 
     async def set_deadline(self, game_id: int, phase: int, deadline: float | None, now: float) -> None:
+        self._changing(game_id)
         await self.pool.execute("UPDATE games SET deadline = $1, updated_at = $2 WHERE id = $3 AND phase = $4",
                                 _real(deadline), float(now), game_id, phase)
 
     async def set_message(self, game_id: int, which: Literal["lobby", "status"], message_id: int | None) -> None:
+        self._changing(game_id)
         column = {"lobby": "lobby_message_id", "status": "status_message_id"}[which]
         await self.pool.execute(f"UPDATE games SET {column} = $1 WHERE id = $2", message_id, game_id)
 
     async def mark_announced(self, game_id: int, phase: int) -> bool:
+        self._changing(game_id)
         status = await self.pool.execute(
             "UPDATE games SET announced_phase = $1 WHERE id = $2 AND announced_phase < $1", phase, game_id)
         return status == "UPDATE 1"
 
     async def end_game(self, game_id: int, status: GameStatus, reason: str, now: float) -> bool:
+        self._changing(game_id)
         done = await self.pool.execute(
             f"UPDATE games SET status = $1, end_reason = $2, deadline = NULL, updated_at = $3"
             f" WHERE id = $4 AND status IN {_OPEN}", status, reason, float(now), game_id)

@@ -157,6 +157,32 @@ async def test_a_resolution_counting_drafts_waits_for_a_draft_being_stored(pg_ur
         assert (await one.load_game(game.id)).phase == 0
 
 
+async def test_a_holder_knows_what_its_choices_left_the_game_at_and_reads_it_after_any_other_write(
+        pg_url: str) -> None:
+    """Shards: the version a choice returns under the game's lock (so its holder need not read it again before
+    letting go) is the stored version; after any other write, or a refused choice, the holder reads it."""
+    async with PostgresStore(pg_url, shared=True) as store, PostgresStore(pg_url) as other:
+        game = await store.create_lobby("thenumber", 1, 78, 1, "a", {}, 1.0)
+        await store.seat_player(game.id, 2, "b", 5, 1.0)
+        await store.start_game(game.id, None, 1.0)
+        async with store.game_lock(game.id) as version:
+            assert version == await other.game_version(game.id)
+            await store.record_choice(game.id, 0, 0, {"n": 1}, 2.0)
+            await store.record_choice(game.id, 0, 1, {"n": 2}, 2.0)
+            left = await store.game_version(game.id)
+            assert left == await other.game_version(game.id)
+            assert (left.choices, left.seated) == (version.choices + 2, 2)  # the game's counter moved by two
+            assert await store.mark_announced(game.id, 0)
+            assert await store.game_version(game.id) == await other.game_version(game.id) != left
+            await store.record_choice(game.id, 0, 0, {"n": 3}, 2.0)
+            assert await store.resolve_phase(game.id, 0, {"step": {}}, None, False, 3.0, choices=3)
+            with pytest.raises(StalePhase):
+                await store.record_choice(game.id, 0, 1, {"n": 4}, 4.0)
+            assert await store.game_version(game.id) == await other.game_version(game.id)
+        async with store.game_lock(game.id) as again:  # nobody changed it since: the version left is the stored one
+            assert again == await other.game_version(game.id)
+
+
 async def waiting_for_a_lock(conn: asyncpg.Connection) -> None:
     """Until another session of this database waits for a lock (the event itself, not a delay)."""
     waiting = 0
