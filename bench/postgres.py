@@ -4,9 +4,8 @@ default postgresql://postgres@127.0.0.1:5432/postgres). Each measurement gets a 
 
 - Full stack, one process: the modal choices of bench.stack (gateway -> cog -> service -> commit -> ack) on
   PostgreSQL and on SQLite, each against the bare discord.py floor of its own run: the PostgreSQL/SQLite ratio.
-- Restart of 10,000 stored games (bench.restart's child: process start -> every deadline armed), the games
-  copied from the SQLite database of bench.dbgen by ``migrate-db``'s own copy (timed too), against the same
-  restart on that SQLite file.
+- ``migrate-db``'s own copy of the 10,000 games of bench.dbgen's SQLite database, verified (timed). The restart
+  on PostgreSQL goes through the real start-up path, in bench.restart.
 - The leaderboard over 1,000,000 finished games of one server (written by generate_series, VACUUM ANALYZE as
   autovacuum would), through PostgresStats as the bot calls it (the missing-results check included), against
   a floor: COUNT(*) over the same index range, the least any leaderboard must read; EXPLAIN ANALYZE shows the
@@ -15,7 +14,6 @@ default postgresql://postgres@127.0.0.1:5432/postgres). Each measurement gets a 
 
 import asyncio
 import os
-import statistics
 import tempfile
 import time
 import uuid
@@ -32,7 +30,6 @@ from storage.copy import copy_sqlite_to_postgres
 from storage.postgres import PostgresStore
 from storage.postgres_stats import LEADERBOARD_SQL, PostgresStats
 
-from . import restart_store as restart
 from .common import Figure, summary
 from .stack import Stack, closed_loop
 
@@ -130,32 +127,17 @@ async def _copy(db: Path, url: str) -> float:
     return time.perf_counter() - start
 
 
-def _restart(db: Path, games: int, quick: bool) -> list[Figure]:
-    runs = 1 if quick else 3
+def _migrate(db: Path, games: int) -> list[Figure]:
+    """migrate-db's copy and verification of the generated games (the restart on PostgreSQL is measured through
+    the real start-up path by bench.restart)."""
 
-    async def go() -> tuple[float, list[dict[str, float]], list[dict[str, float]]]:
+    async def go() -> float:
         async with database() as url:
-            copied = await _copy(db, url)
-            pg, lite = [], []
-            for _ in range(runs):  # alternating, so both see the same machine
-                pg.append(await asyncio.to_thread(restart.measure, url))
-                lite.append(await asyncio.to_thread(restart.measure, db))
-            return copied, pg, lite
+            return await _copy(db, url)
 
-    copied, pg, lite = asyncio.run(go())
-    assert all(r["games"] == games for r in pg + lite), (pg, lite)
-    ready = summary([r["ready"] for r in pg])
-    first = statistics.median(r["first_choice_ms"] for r in pg)
-    return [
-        Figure(f"pg_restart_ready_seconds_{games}", f"PostgreSQL restart: process start -> {games:,} games ready",
-               "s", ready, "< 3 s", ready["median"] < 3.0,
-               f"store open {statistics.median(r['store_open'] for r in pg):.2f} s; first choice of a game after it "
-               f"{first:.2f} ms (rebuilt from its log)", {"runs": pg}),
-        Figure(f"pg_restart_vs_sqlite_{games}", "PostgreSQL / SQLite restart time (same games, same run)", "x",
-               summary([p["ready"] / s["ready"] for p, s in zip(pg, lite, strict=True)])),
-        Figure(f"pg_migrate_db_seconds_{games}", f"migrate-db: copy and verify {games:,} running games", "s",
-               summary([copied]), note="one transaction, then counts and SHA-256 of every table on both sides"),
-    ]
+    copied = asyncio.run(go())
+    return [Figure(f"pg_migrate_db_seconds_{games}", f"migrate-db: copy and verify {games:,} running games", "s",
+                   summary([copied]), note="one transaction, then counts and SHA-256 of every table on both sides")]
 
 
 # Leaderboard ------------------------------------------------------------------------------------
@@ -238,6 +220,6 @@ def _scan(plan: list[str]) -> str:
 def run(db: Path, games: int, quick: bool = False) -> list[Figure]:
     """Every PostgreSQL figure; ``db`` is bench.dbgen's SQLite database of ``games`` running games."""
     figures = asyncio.run(_stack(quick))
-    figures += _restart(db, games, quick)
+    figures += _migrate(db, games)
     figures += asyncio.run(_leaderboard(quick))
     return figures

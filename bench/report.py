@@ -93,6 +93,8 @@ so a durable figure means something only beside the disk's own rate at the same 
   interaction answered (`/thenumber start` in a fresh channel), and to the end of the start-up's background
   work (the restart sweep over every running game: the moment the child's CPU time stops growing), when its
   memory is read from /proc: the heap (RssAnon) is compared; mapped database pages (RssFile) are reported.
+  When a PostgreSQL server answers, the same start-up with `DATABASE_URL` on a PostgreSQL copy of the open
+  games (`python -m bench.restart --postgres`).
 - **Shard processes.** Real `python -m bot` processes against the fake Discord with sharding (a guild's events
   reach the session of shard `(guild_id >> 22) % 2`, every DM shard 0 only), in three configurations, each with
   its own fake and the same world (24 tables of 5 seats over 4 guilds, half on each shard): (a) SQLite, one
@@ -100,9 +102,9 @@ so a durable figure means something only beside the disk's own rate at the same 
   shard 0 and shard 1, on one database, where shard 0's process applies the DM choices of shard 1's games. All
   three run at once; the timed windows alternate between them in a rotating order (the idle ones only send
   heartbeats and poll for the shard resync), so each ratio compares the same minutes of the machine. A modal
-  choice is the exact `INTERACTION_CREATE` `SimUser.submit_modal` sends, done when the fake has the ephemeral
-  answer; a DM choice is done when the bot's reply is in the DM channel; four seats of each table choose again
-  and again in its first turn, so no turn ends. 32 choices in flight, each a coroutine awaiting the fake's own
+  choice is the exact `INTERACTION_CREATE` `SimUser.submit_modal` sends, done when the fake has the answer and
+  its private acknowledgement; a DM choice is done when the bot's reply is in the DM channel; four seats of each
+  table choose again and again in its first turn, so no turn ends. 32 choices in flight, each a coroutine awaiting the fake's own
   signal; latency is each choice's dispatch -> answer in that closed loop (about 32 / the rate, by Little's
   law). CPU per choice is summed over the bot process(es), this process (the three fakes and the driver) and
   the PostgreSQL backends of the configuration's database: on 2 cores they all compete, so (c)'s second process
@@ -112,7 +114,9 @@ so a durable figure means something only beside the disk's own rate at the same 
   (its channel, its players' DM channels, their interactions) from the turn's first choice until the fake has
   been quiet for 0.5 s after the next turn's status message; interaction callbacks are counted apart. The
   turns of a shard-1 table with DM choices, which shard 0's process applies in (c) (and, alternating, ends or
-  finds opened by the other process), are compared turn by turn with the same turns in (b) and (a).
+  finds opened by the other process), are compared turn by turn with the same turns in (b) and (a): no extra
+  write, and at most the two reads with which shard 0's process finds and reads the turn message shard 1 posted,
+  to close it.
 """
 
 
