@@ -102,21 +102,20 @@ so a durable figure means something only beside the disk's own rate at the same 
   shard 0 and shard 1, on one database, where shard 0's process applies the DM choices of shard 1's games. All
   three run at once; the timed windows alternate between them in a rotating order (the idle ones only send
   heartbeats and poll for the shard resync), so each ratio compares the same minutes of the machine. A modal
-  choice is the exact `INTERACTION_CREATE` `SimUser.submit_modal` sends, done when the fake has the answer and
-  its private acknowledgement; a DM choice is done when the bot's reply is in the DM channel; four seats of each
-  table choose again and again in its first turn, so no turn ends. 32 choices in flight, each a coroutine awaiting the fake's own
-  signal; latency is each choice's dispatch -> answer in that closed loop (about 32 / the rate, by Little's
-  law). CPU per choice is summed over the bot process(es), this process (the three fakes and the driver) and
-  the PostgreSQL backends of the configuration's database: on 2 cores they all compete, so (c)'s second process
-  adds no core, and the CPU figures are steadier than the rates when other work shares the machine. REST calls
-  per turn: tables of their own, one at a time, all five seats choosing by DM, by the modal (button, modal,
-  submission), or alternately (a turn ended by a DM, then one ended by a modal), the table's own requests
-  (its channel, its players' DM channels, their interactions) from the turn's first choice until the fake has
-  been quiet for 0.5 s after the next turn's status message; interaction callbacks are counted apart. The
-  turns of a shard-1 table with DM choices, which shard 0's process applies in (c) (and, alternating, ends or
-  finds opened by the other process), are compared turn by turn with the same turns in (b) and (a): no extra
-  write, and at most the two reads with which shard 0's process finds and reads the turn message shard 1 posted,
-  to close it.
+  choice is the exact `INTERACTION_CREATE` `SimUser.submit_modal` sends, done when the fake has the answer and its
+  private acknowledgement; a DM choice is done when the bot's reply is in the DM channel; four seats of each table
+  choose again and again in its first turn, so no turn ends. 32 choices in flight, each a coroutine awaiting the
+  fake's own signal; latency is each choice's dispatch -> answer in that closed loop (about 32 / the rate, by
+  Little's law). CPU per choice is summed over the bot process(es), this process (the three fakes and the driver)
+  and the PostgreSQL backends of the configuration's database: on 2 cores they all compete, so (c)'s second
+  process adds no core, and the CPU figures are steadier than the rates when other work shares the machine. REST
+  calls per turn: tables of their own, one at a time, all five seats choosing by DM, by the modal (button, modal,
+  submission), or alternately (a turn ended by a DM, then one ended by a modal), the table's own requests (its
+  channel, its players' DM channels, their interactions) from the turn's first choice until the fake has been
+  quiet for 0.5 s after the next turn's status message; interaction callbacks are counted apart. The turns of a
+  shard-1 table with DM choices, which shard 0's process applies in (c) (and, alternating, ends or finds opened by
+  the other process), are compared turn by turn with the same turns in (b) and (a): no extra write, and at most
+  the two reads with which shard 0's process finds and reads the turn message shard 1 posted, to close it.
 """
 
 
