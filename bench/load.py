@@ -40,6 +40,10 @@ def number_for(seat: int, turn: int) -> str:
     return str(digit) * 3
 
 
+class Unanswered(Exception):
+    """An interaction the bot did not answer in time: its table stops there (counted as a problem)."""
+
+
 class Table:
     """One channel's game, played by its five simulated players."""
 
@@ -84,7 +88,10 @@ class Table:
 
     async def track(self, pending: InteractionResult) -> InteractionResult:
         self.interactions.append(pending)
-        return await pending.wait(timeout=600)
+        await pending.until(lambda r: r.response_type is not None or bool(r.rejections), 600, "an answer")
+        if pending.rejections:  # e.g. answered after Discord's 3 s: this table cannot go on, the others do
+            raise Unanswered(f"{self.channel.name}: Discord refused an answer: {pending.rejections[0]}")
+        return pending
 
     async def play(self, delay: float) -> None:
         await asyncio.sleep(delay)  # tables open over a few seconds, as they would on a real server
@@ -129,6 +136,7 @@ class Table:
 class LoadRun:
     tables: list[Table]
     seconds: float
+    stopped: list[str]  # the tables that could not go on (an interaction left unanswered), and why
 
     @property
     def latencies(self) -> list[float]:
@@ -138,7 +146,8 @@ class LoadRun:
         names = [f"P{i}" for i in range(SEATS)]
         script = [{names[s]: number_for(s, t) for s in range(SEATS)} for t in range(TURNS)]
         finals = score_game(names, [script[:5], script[5:]])["final"]
-        found = [p for n, table in enumerate(self.tables) for p in table.problems(finals, n * SEATS)]
+        found = list(self.stopped)
+        found += [p for n, table in enumerate(self.tables) for p in table.problems(finals, n * SEATS)]
         expected = len(self.tables) * (1 + (SEATS - 1) + 1 + TURNS * 2)
         if len(self.latencies) != expected:
             found.append(f"{len(self.latencies)} interactions answered, {expected} expected")
@@ -159,11 +168,15 @@ async def play_tables(fake: FakeDiscord, database: Path, games: int, *, think_se
     await fake.attach(bot)
     started = time.perf_counter()
     try:
-        await asyncio.gather(*(table.play(index * opening_gap) for index, table in enumerate(tables)))
+        outcomes = await asyncio.gather(*(table.play(index * opening_gap) for index, table in enumerate(tables)),
+                                        return_exceptions=True)
     finally:
         fake.detach(bot)  # no event may reach a closed client
         await bot.close()
-    return LoadRun(tables, time.perf_counter() - started)
+    for outcome in outcomes:
+        if isinstance(outcome, BaseException) and not isinstance(outcome, Unanswered):
+            raise outcome
+    return LoadRun(tables, time.perf_counter() - started, [str(o) for o in outcomes if isinstance(o, Unanswered)])
 
 
 async def _measure(games: int) -> LoadRun:
@@ -181,15 +194,15 @@ def run(quick: bool = False, games: int | None = None) -> list[Figure]:
     games = games or (50 if quick else 200)
     result = asyncio.run(_measure(games))
     problems = result.problems()
-    if problems:
-        raise AssertionError("\n".join(problems[:20]))
     latencies = result.latencies
     slowest = max(latencies)
     note = f"{len(latencies)} interactions, {games} tables of {SEATS}, played in {result.seconds:.0f} s"
+    if problems:  # a figure that says what went wrong, not a crash of the whole run
+        note += f"; {len(problems)} PROBLEMS, e.g. {'; '.join(problems[:3])}"
     return [
         Figure("load.slowest_answer_s", f"slowest first answer, {games} concurrent games", "s",
-               summary([slowest]), target=f"< {DISCORD_ANSWER_LIMIT:g}", met=slowest < DISCORD_ANSWER_LIMIT,
-               note=note),
+               summary([slowest]), target=f"< {DISCORD_ANSWER_LIMIT:g}, every game right",
+               met=slowest < DISCORD_ANSWER_LIMIT and not problems, note=note),
         Figure("load.p99_answer_ms", f"p99 first answer, {games} concurrent games", "ms",
                summary([percentile(latencies, 99) * 1000])),
     ]
