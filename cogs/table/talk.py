@@ -376,7 +376,7 @@ class Talk:
         seats = seat_infos(table)
         if steps:
             self.scheduler.cancel((STATUS, table.id))
-        up = await self._up_for(table, steps[0].step) if steps else self.turn_messages.get(table.id)
+        up = self.turn_messages.get(table.id)
         if up is not None and any(s.step >= up.step for s in steps):
             if shown != up.step:
                 await self._close(table, up, next((s for s in steps if s.step == up.step), None), lang)
@@ -404,17 +404,6 @@ class Talk:
             await self.open_turn(table, (), lang=lang, catching_up=catching_up)
         elif record.status == "finished":
             self.cancel_timers(table.id)
-
-    async def _up_for(self, table: Table, step: int) -> TurnMessage | None:
-        """The turn message of ``step``: this process's, or, when another process put it up (a DM of a game of
-        another shard ends the step here), the one found among the channel's recent messages, so that it is
-        closed all the same (two reads, only in that case)."""
-        up = self.turn_messages.get(table.id)
-        if up is not None and up.step >= step:
-            return up
-        await self._find_up(table, await self.store.load_game(table.id))
-        found = self.turn_messages.get(table.id)
-        return found if found is not None and found.step >= step else up
 
     def _with_turn(self, now: Table, step: Happened, report: Card, lang: str) -> bool:
         """Whether ``report`` goes at the top of the next turn message: that step comes right after it,
