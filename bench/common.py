@@ -1,9 +1,11 @@
 """Small helpers shared by the benchmarks: summaries over repeats, percentiles, RSS, the figures table."""
 
+import contextlib
 import os
 import statistics
 import time
-from collections.abc import Callable, Sequence
+import uuid
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,3 +92,25 @@ def fmt(value: float) -> str:
 
 def cpu_count() -> int:
     return len(os.sched_getaffinity(0))
+
+
+@contextlib.asynccontextmanager
+async def postgres_database(server: str, prefix: str = "bench") -> AsyncIterator[str]:
+    """A new empty database (``<prefix>_<random>``) on ``server``, dropped (forced) after use."""
+    import asyncpg
+    import yarl
+
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    conn = await asyncpg.connect(server)
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    try:
+        yield str(yarl.URL(server).with_path("/" + name))
+    finally:
+        conn = await asyncpg.connect(server)
+        try:
+            await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await conn.close()

@@ -13,16 +13,13 @@ default postgresql://postgres@127.0.0.1:5432/postgres). Each measurement gets a 
 """
 
 import asyncio
+import contextlib
 import os
 import tempfile
 import time
-import uuid
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import asyncpg
-import yarl
 
 from bot.core.stats import period_start, summariser
 from bot.games import GAMES
@@ -30,7 +27,7 @@ from storage.copy import copy_sqlite_to_postgres
 from storage.postgres import PostgresStore
 from storage.postgres_stats import LEADERBOARD_SQL, PostgresStats
 
-from .common import Figure, summary
+from .common import Figure, postgres_database, summary
 from .stack import Stack, closed_loop
 
 SERVER = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -53,22 +50,9 @@ def problem() -> str | None:
     return asyncio.run(_problem())
 
 
-@asynccontextmanager
-async def database() -> AsyncIterator[str]:
-    name = f"bench_{uuid.uuid4().hex[:10]}"
-    conn = await asyncpg.connect(SERVER)
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await conn.close()
-    try:
-        yield str(yarl.URL(SERVER).with_path("/" + name))
-    finally:
-        conn = await asyncpg.connect(SERVER)
-        try:
-            await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        finally:
-            await conn.close()
+def database() -> contextlib.AbstractAsyncContextManager[str]:
+    """A database of its own on the bench's server, dropped after."""
+    return postgres_database(SERVER)
 
 
 # Full stack -------------------------------------------------------------------------------------

@@ -24,8 +24,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
-from collections.abc import AsyncIterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -34,6 +32,7 @@ from tests.fakediscord import FakeDiscord
 from tests.test_bot_process import bot_env
 
 from .common import Figure, summary
+from .common import postgres_database as common_postgres_database
 
 ROOT = Path(__file__).resolve().parents[1]
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -243,27 +242,9 @@ def _run_sqlite(databases: dict[str, Path], open_games: int, finished: int, quic
     ]
 
 
-@contextlib.asynccontextmanager
-async def postgres_database() -> AsyncIterator[str]:
+def postgres_database() -> contextlib.AbstractAsyncContextManager[str]:
     """An empty database of its own (``bench_restart_<random>``) on BENCH_POSTGRES_URL's server, dropped after."""
-    import asyncpg
-    import yarl
-
-    server = os.environ.get("BENCH_POSTGRES_URL", SERVER)
-    name = f"bench_restart_{uuid.uuid4().hex[:10]}"
-    conn = await asyncpg.connect(server)
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await conn.close()
-    try:
-        yield str(yarl.URL(server).with_path("/" + name))
-    finally:
-        conn = await asyncpg.connect(server)
-        try:
-            await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        finally:
-            await conn.close()
+    return common_postgres_database(os.environ.get("BENCH_POSTGRES_URL", SERVER), "bench_restart")
 
 
 def run_postgres(db: Path, open_games: int, quick: bool = False) -> list[Figure]:

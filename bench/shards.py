@@ -38,7 +38,6 @@ import re
 import sys
 import tempfile
 import time
-import uuid
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -46,13 +45,12 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
-import yarl
 
 from tests.fakediscord import FakeDiscord, InteractionResult, Message, RequestRecord, SimUser
 from tests.fakediscord.state import BOT_USER_ID, Channel, shard_of
 from tests.test_bot_process import ROOT, bot_env
 
-from .common import Figure, cpu_count, percentile, summary
+from .common import Figure, cpu_count, percentile, postgres_database, summary
 from .load import number_for
 from .stack import TITLE, BotMessages
 
@@ -94,23 +92,9 @@ def problem() -> str | None:
     return asyncio.run(_problem())
 
 
-@contextlib.asynccontextmanager
-async def database() -> AsyncIterator[str]:
+def database() -> contextlib.AbstractAsyncContextManager[str]:
     """A new database (``bench_<random>``, not migrated: the first bot process migrates it), dropped after."""
-    name = f"bench_{uuid.uuid4().hex[:10]}"
-    conn = await asyncpg.connect(SERVER)
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await conn.close()
-    try:
-        yield str(yarl.URL(SERVER).with_path("/" + name))
-    finally:
-        conn = await asyncpg.connect(SERVER)
-        try:
-            await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        finally:
-            await conn.close()
+    return postgres_database(SERVER)
 
 
 def cpu_seconds(pid: int) -> float | None:
