@@ -147,9 +147,11 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         self.languages.remember(interaction)
         guard = SlowAnswer(interaction, defer) if defer is not None else None
         try:
-            if interaction.guild_id is None and not anywhere:
-                raise GameError("core.error.guild_only")  # a forged request: Discord never offers it in DMs
-            yield
+            # ahead of the overdue timers' backlog (a restart after a long downtime): it waits for this answer
+            with self.bot.scheduler.foreground():
+                if interaction.guild_id is None and not anywhere:
+                    raise GameError("core.error.guild_only")  # a forged request: Discord never offers it in DMs
+                yield
         except USER_ERRORS as error:
             await reply(interaction, explain(error, await self._lang(interaction), presenter))
         except discord.HTTPException:

@@ -1,0 +1,93 @@
+"""The scheduler's backlog of overdue timers: oldest first, a few at once, paced, behind the foreground;
+a cancel or a new schedule takes a waiting timer out; nothing is kept for a key once it has run."""
+
+import asyncio
+
+from bot.core.timers import Callback, Scheduler
+from tests.conftest import FakeClock
+
+
+async def test_overdue_timers_run_oldest_first_a_few_at_once() -> None:
+    clock = FakeClock()
+    scheduler = Scheduler(clock, overdue_rate=1000.0, overdue_at_once=2)
+    release = asyncio.Event()
+    started: list[int] = []
+    under_way = most = 0
+
+    def job(n: int) -> Callback:
+        async def run() -> None:
+            nonlocal under_way, most
+            started.append(n)
+            under_way += 1
+            most = max(most, under_way)
+            await release.wait()
+            under_way -= 1
+        return run
+
+    for n in range(10):
+        scheduler.schedule(("deadline", n), clock.now() - n, job(n))  # game 9 is the most overdue
+    assert scheduler.overdue() == 10 and all(scheduler.is_scheduled(("deadline", n)) for n in range(10))
+    while len(started) < 2:
+        await asyncio.sleep(0)
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert started == [9, 8] and scheduler.overdue() == 8  # two at once: the others wait their turn
+    release.set()
+    while scheduler.overdue() or len(started) < 10:
+        await asyncio.sleep(0.001)
+    assert started == list(range(9, -1, -1)) and most == 2
+    assert not any(scheduler.is_scheduled(("deadline", n)) for n in range(10))
+
+
+async def test_a_cancelled_or_rescheduled_overdue_timer_does_not_run_from_the_backlog() -> None:
+    clock = FakeClock()
+    scheduler = Scheduler(clock, overdue_rate=1000.0, overdue_at_once=1)
+    ran: list[str] = []
+
+    def job(name: str) -> Callback:
+        async def run() -> None:
+            ran.append(name)
+        return run
+
+    with scheduler.foreground():  # held: nothing starts yet
+        for name in "abc":
+            scheduler.schedule(name, clock.now() - 1, job(name))
+        scheduler.cancel("b")
+        scheduler.schedule("c", clock.now() + 3600, job("c later"))  # no longer overdue
+        assert scheduler.overdue() == 1
+    while scheduler.overdue():
+        await asyncio.sleep(0.001)
+    await asyncio.sleep(0.01)
+    assert ran == ["a"] and scheduler.is_scheduled("c")
+    scheduler.cancel_all()
+    assert not scheduler.is_scheduled("c") and not scheduler.overdue()
+
+
+async def test_the_backlog_waits_for_the_foreground() -> None:
+    clock = FakeClock()
+    scheduler = Scheduler(clock, overdue_rate=1000.0)
+    ran = asyncio.Event()
+
+    async def run() -> None:
+        ran.set()
+
+    with scheduler.foreground():
+        scheduler.schedule("overdue", clock.now() - 1, run)
+        for _ in range(50):
+            await asyncio.sleep(0)
+        assert not ran.is_set() and scheduler.overdue() == 1
+    await asyncio.wait_for(ran.wait(), 5)
+
+
+async def test_fire_due_runs_the_backlog_too() -> None:
+    clock = FakeClock()
+    scheduler = Scheduler(clock)
+    ran: list[str] = []
+
+    async def run() -> None:
+        ran.append("x")
+
+    with scheduler.foreground():
+        scheduler.schedule("overdue", clock.now() - 1, run)
+        assert await scheduler.fire_due() == 1
+    assert ran == ["x"] and not scheduler.overdue()
