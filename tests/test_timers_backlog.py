@@ -1,10 +1,17 @@
 """The scheduler's backlog of overdue timers: oldest first, a few at once, paced, behind the foreground;
-a cancel or a new schedule takes a waiting timer out; nothing is kept for a key once it has run."""
+a cancel or a new schedule takes a waiting timer out; nothing is kept for a key once it has run. And the
+restart's read of the open games: one pass for every kind."""
 
 import asyncio
+from pathlib import Path
+from typing import Any
 
+from bot.core.service import GameService
 from bot.core.timers import Callback, Scheduler
+from storage.base import GameRecord
+from storage.sqlite import SQLiteStore
 from tests.conftest import FakeClock
+from tests.toy_games import BIDS, RACE
 
 
 async def test_overdue_timers_run_oldest_first_a_few_at_once() -> None:
@@ -91,3 +98,23 @@ async def test_fire_due_runs_the_backlog_too() -> None:
         scheduler.schedule("overdue", clock.now() - 1, run)
         assert await scheduler.fire_due() == 1
     assert ran == ["x"] and not scheduler.overdue()
+
+
+async def test_a_restart_reads_the_open_games_in_one_pass_for_every_kind(tmp_path: Path) -> None:
+    async with SQLiteStore(tmp_path / "games.sqlite3") as store:
+        service = GameService(store, (RACE, BIDS), FakeClock())
+        games = [await service.open_lobby(1 << 22, n, 30 + n, "a", {}, kind=kind)
+                 for n, kind in enumerate(("race", "bids", "race"))]
+        kinds: list[str | None] = []
+        open_games = store.open_games
+
+        async def counted(kind: str | None = None, **kwargs: Any) -> list[GameRecord]:
+            kinds.append(kind)
+            return await open_games(kind, **kwargs)
+
+        store.open_games = counted  # type: ignore[method-assign]
+        assert [r.id for r in await service.load_open_games()] == [g.id for g in games]
+        assert kinds == [None, None]  # one page for both kinds, then the empty one that ends it
+        # a kind another service runs is left to it
+        assert [r.id for r in await GameService(store, (RACE,), FakeClock()).load_open_games()] == [
+            games[0].id, games[2].id]
