@@ -7,7 +7,10 @@ every running game): the moment the child's CPU time stops growing; also when ev
 was armed (the restore's log line), and how fast tables opened meanwhile are answered. Resident memory is
 read from /proc then. Two databases with the same open games, one with many finished games as well: the
 memory of the second divided by the first's is the cost of the finished games (1.0: they are not loaded).
-With a PostgreSQL server (BENCH_POSTGRES_URL), the open games' restart on it as well.
+With a PostgreSQL server (BENCH_POSTGRES_URL), the open games' restart on it as well. And a start after a long
+downtime: the same open games with every deadline past, each in a channel of the fake, which enforces Discord's
+global limit: a table opened once the overdue backlog has begun is timed (dispatch -> answer), as a multiple
+of the first answer of the start on time; beside it, the backlog's pace and the requests the limit refused.
 
 ``python -m bench.restart [--open 10000] [--finished 90000]`` prints the figures; ``--postgres`` runs the same
 start-up (``DATABASE_URL``) on a PostgreSQL copy of the open games (bench.postgres's server, a database of its own).
@@ -17,6 +20,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import re
 import shutil
 import sqlite3
 import statistics
@@ -150,11 +154,12 @@ async def measure(source: Path, workdir: Path, url: str | None = None) -> dict[s
             await until(lambda: fake.gateway.active and fake.requests_to("PUT", r"/commands$"), 120,
                         "the bot to connect and sync its commands")
             connected = time.monotonic() - spawned
-            answered = None
+            answered = latency = None
             while answered is None:
                 result = await (await probe.slash(channel, "thenumber start")).wait(120)
                 if result.message is not None and not result.rejections:
                     answered = result.dispatched_monotonic + (result.latency or 0) - spawned
+                    latency = result.latency or 0.0
                 elif time.monotonic() - spawned > 120:
                     raise AssertionError(f"restart bench: no answer ({result.rejections})")
             # The background work (the sweep): until the child's CPU time stops growing. Meanwhile a new table
@@ -171,12 +176,94 @@ async def measure(source: Path, workdir: Path, url: str | None = None) -> dict[s
             probing.cancel()
             settled = since - spawned
             memory = memory_mb(proc.pid)
-            return {"connected": connected, "answered": answered,
+            return {"connected": connected, "answered": answered, "answer_latency": latency,
                     "armed": logged(log_path, RESTORED, log_from) - spawned_wall, "settled": settled, "cpu": last,
                     "busy_answer_max": max(latencies, default=float("nan")),
                     "busy_answer_median": statistics.median(latencies) if latencies else float("nan"),
                     "rss_mb": memory["VmRSS"], "peak_mb": memory["VmHWM"], "anon_mb": memory["RssAnon"],
                     "file_mb": memory["RssFile"]}
+        finally:
+            proc.terminate()
+            await proc.wait()
+
+
+GUILDS = 100  # the overdue run's games are spread over this many servers of the fake, a channel each
+OVERDUE_PROBES = 20  # tables opened one every PROBE_EVERY seconds while the overdue backlog is worked off
+GAME_POST = re.compile(r"^/channels/(\d+)/messages$")
+
+
+def overdue_copy(db: Path, workdir: Path, channels: list[tuple[int, int]]) -> Path:
+    """A copy of the generated database as a bot down for a long while left it: every running turn's deadline
+    is past (the restart finds them all due at once), each game in a channel of the fake (``channels``:
+    (guild id, channel id) per running game, in id order) so its reveal is posted as in production."""
+    copy = fresh_copy(db, workdir)
+    target = sqlite3.connect(copy, isolation_level=None)
+    try:
+        ids = [r[0] for r in target.execute("SELECT id FROM games WHERE status = 'running' ORDER BY id")]
+        target.execute("BEGIN")
+        target.executemany("UPDATE games SET guild_id = ?, channel_id = ?, deadline = ? WHERE id = ?",
+                           [(g, c, time.time() - 600, i) for i, (g, c) in zip(ids, channels, strict=False)])
+        target.execute("COMMIT")
+    finally:
+        target.close()
+    return copy
+
+
+MISSED = 3.0  # the latency noted for an interaction Discord forgot (not answered within its 3 s)
+
+
+async def answer_or_miss(result: Any) -> float:
+    """The latency of ``result``'s first answer (dispatch -> callback), or MISSED when Discord refused it as too
+    late (10062: an answer after 3 s; the user saw "The application did not respond")."""
+    await result.until(lambda r: r.response_type is not None or r.rejections, 120, "an answer")
+    if result.response_type is None or result.latency is None:
+        return MISSED
+    return float(result.latency)
+
+
+async def measure_overdue(source: Path, workdir: Path, games: int) -> dict[str, float]:
+    """One start on a copy whose ``games`` running turns are all past their deadline, against a fake that
+    enforces Discord's global limit (50 requests/s). Times, from the moment the fake received the first
+    reveal of the backlog: the answer to a table opened then (what a player sees while the backlog runs:
+    dispatch -> callback), tables opened every PROBE_EVERY seconds after it, how many reveals were posted
+    meanwhile (the pace of the backlog) and how many of the bot's requests the limit refused."""
+    async with FakeDiscord(spec_path=None) as fake:
+        limit = fake.limit_globally()
+        probes = [fake.add_user(f"probe{i}") for i in range(OVERDUE_PROBES + 1)]
+        guilds = [fake.add_guild(f"Backlog {n}", members=probes if n == 0 else []) for n in range(GUILDS)]
+        rooms = [fake.add_channel(guilds[n % GUILDS], f"game{n}") for n in range(games)]
+        db = overdue_copy(source, workdir, [(room.guild_id, room.id) for room in rooms])
+        game_channels = {room.id for room in rooms}
+        log_path = workdir / "bot.log"
+        log = open(log_path, "ab")  # noqa: SIM115 - handed to the child
+        spawned = time.monotonic()
+        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=workdir, env=bot_env(fake, db),
+                                                    stdout=subprocess.DEVNULL, stderr=log)
+        log.close()
+
+        def reveals() -> int:
+            return sum(1 for r in fake.requests if r.method == "POST" and r.status == 200
+                       and (m := GAME_POST.match(r.path)) is not None and int(m.group(1)) in game_channels)
+
+        try:
+            await until(lambda: reveals() > 0, 300, "the first reveal of the overdue backlog")
+            began = time.monotonic()
+            first = await answer_or_miss(await probes[0].slash(fake.add_channel(guilds[0], "probe"),
+                                                               "thenumber start"))
+            told_by_first = reveals()
+            latencies: list[float] = []
+            for n, user in enumerate(probes[1:]):
+                latencies.append(await answer_or_miss(await user.slash(fake.add_channel(guilds[0], f"later{n}"),
+                                                                       "thenumber start")))
+                await asyncio.sleep(PROBE_EVERY)
+            missed = sum(1 for x in [first, *latencies] if x == MISSED)
+            window = time.monotonic() - began
+            told = reveals()
+            return {"backlog_began": began - spawned,
+                    "overdue_answer": first, "told_by_first_answer": told_by_first, "missed": missed,
+                    "overdue_answer_max": max(latencies), "overdue_answer_median": statistics.median(latencies),
+                    "told": told, "told_per_s": told / window, "limited": limit.limited, "accepted": limit.accepted,
+                    "games": games}
         finally:
             proc.terminate()
             await proc.wait()
@@ -211,12 +298,16 @@ def postgres_problem() -> str | None:
 
 def _run_sqlite(databases: dict[str, Path], open_games: int, finished: int, quick: bool) -> list[Figure]:
     runs: dict[str, list[dict[str, float]]] = {"open": [], "all": []}
+    overdue: list[dict[str, float]] = []
     with tempfile.TemporaryDirectory(prefix="bench-restart-") as tmp:
         for _ in range(1 if quick else 3):
             for name, db in databases.items():
                 work = Path(tmp) / name
                 work.mkdir(exist_ok=True)
                 runs[name].append(asyncio.run(measure(db, work)))
+            work = Path(tmp) / "overdue"
+            work.mkdir(exist_ok=True)
+            overdue.append(asyncio.run(measure_overdue(databases["open"], work, open_games)))
     answered = summary([r["answered"] for r in runs["all"]])
     ratio = summary([a["anon_mb"] / o["anon_mb"] for a, o in zip(runs["all"], runs["open"], strict=True)])
     floor = summary([r["answered"] for r in runs["open"]])
@@ -239,6 +330,30 @@ def _run_sqlite(databases: dict[str, Path], open_games: int, finished: int, quic
                f"heap {med['anon_mb']:.0f} vs {omed['anon_mb']:.0f} MiB; mapped file pages {med['file_mb']:.0f} vs "
                f"{omed['file_mb']:.0f} MiB; VmRSS {med['rss_mb']:.0f} (peak {med['peak_mb']:.0f}) vs "
                f"{omed['rss_mb']:.0f} (peak {omed['peak_mb']:.0f})"),
+        *overdue_figures(overdue, [r["answer_latency"] for r in runs["open"]], open_games),
+    ]
+
+
+def overdue_figures(runs: list[dict[str, float]], floors: list[float], open_games: int) -> list[Figure]:
+    """The overdue start's first answer (dispatch -> callback), and as a multiple of the floor: the first answer
+    of the start with the same open games on time, measured in the same run."""
+    answer = summary([r["overdue_answer"] for r in runs])
+    med = {k: summary([r[k] for r in runs])["median"] for k in runs[0]}
+    floor = summary(floors)
+    note = (f"{open_games:,} open games all past their deadline, python -m bot against the fake with Discord's "
+            f"global limit; backlog's first reveal at {med['backlog_began']:.1f} s; {med['told_by_first_answer']:.0f}"
+            f" reveals told by then; tables opened after it answered in {med['overdue_answer_median'] * 1000:.0f} "
+            f"ms (median), {med['overdue_answer_max'] * 1000:.0f} ms at most, {med['missed']:.0f} of "
+            f"{OVERDUE_PROBES + 1} not answered within 3 s; the backlog told {med['told_per_s']:.1f} reveals/s, "
+            f"{med['limited']:.0f} requests refused by the global limit ({med['accepted']:.0f} let through)")
+    return [
+        Figure("restart_overdue_answer_s", "Restart with every deadline past: a table opened once the backlog runs, "
+               "dispatch -> answer", "s", answer, "< 3 s", answer["median"] < 3.0 and med["missed"] == 0, note,
+               {"runs": runs}),
+        Figure("restart_overdue_answer_vs_floor", "Restart with every deadline past: that answer, as a multiple of "
+               "the first answer of the same start on time", "x",
+               summary([r["overdue_answer"] / f for r, f in zip(runs, floors, strict=True)]),
+               note=f"floor: {floor['median'] * 1000:.0f} ms, the first answer with {open_games:,} open games on time"),
     ]
 
 

@@ -26,9 +26,10 @@ from .clock import Clock, SystemClock
 
 log = logging.getLogger(__name__)
 Callback = Callable[[], Awaitable[None]]
-# An overdue deadline costs about two REST calls (the close of the turn message and the next one): 20 a
-# second keep its posts under Discord's 50 requests a second with room for the players' own calls.
-OVERDUE_RATE = 20.0
+# An overdue deadline after a restart costs three REST calls (reading the turn message found in the channel,
+# closing it, posting the next): 12 a second keep the backlog at 36 of Discord's 50 requests a second, the
+# rest for the players' own calls (measured by bench.restart: 20 a second drew 429s).
+OVERDUE_RATE = 12.0
 # Overdue callbacks under way at once: enough to overlap one's database round trips with another's
 # posts, few enough that an interaction's query never waits behind more than a handful of them.
 OVERDUE_AT_ONCE = 4
