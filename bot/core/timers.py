@@ -139,7 +139,10 @@ class Scheduler:
         return key in self._timers or key in self._backlog
 
     def cancel(self, key: Hashable) -> None:
-        self._backlog.pop(key, None)
+        if self._backlog.pop(key, None) is not None and len(self._order) > 2 * len(self._backlog) + 64:
+            # mostly cancelled entries (games that ended meanwhile): keep only the live ones
+            self._order = [entry for entry in self._order if self._backlog.get(entry[2]) is entry[3]]
+            heapq.heapify(self._order)
         timer = self._timers.pop(key, None)
         if timer is not None and timer.handle is not None:
             timer.handle.cancel()

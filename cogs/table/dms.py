@@ -32,6 +32,10 @@ class DirectMessages:
         """A DM to the bot: a player's move or sealed choice, whatever the game (one open game per player)."""
         if message.guild is not None or message.author.bot or message.author.id == getattr(self.bot.user, "id", 0):
             return
+        with self.bot.scheduler.foreground():  # a player waits for this answer: ahead of the overdue timers
+            await self._take_dm(message)
+
+    async def _take_dm(self: TableCog, message: discord.Message) -> None:
         user_id, channel = message.author.id, message.channel
 
         async def answer(line: str) -> None:
