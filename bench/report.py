@@ -94,7 +94,10 @@ so a durable figure means something only beside the disk's own rate at the same 
   work (the restart sweep over every running game: the moment the child's CPU time stops growing), when its
   memory is read from /proc: the heap (RssAnon) is compared; mapped database pages (RssFile) are reported.
   When a PostgreSQL server answers, the same start-up with `DATABASE_URL` on a PostgreSQL copy of the open
-  games (`python -m bench.restart --postgres`).
+  games (`python -m bench.restart --postgres`). And a start after a long downtime: the same open games with
+  every deadline past, each in a channel of a fake that enforces Discord's global limit; a table opened once
+  the overdue backlog has begun is timed from dispatch to answer, and divided by the first answer of the start
+  on time (the floor); the backlog's pace and the requests the limit refused are reported beside it.
 - **Shard processes.** Real `python -m bot` processes against the fake Discord with sharding (a guild's events
   reach the session of shard `(guild_id >> 22) % 2`, every DM shard 0 only), in three configurations, each with
   its own fake and the same world (24 tables of 5 seats over 4 guilds, half on each shard): (a) SQLite, one
