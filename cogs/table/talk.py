@@ -3,7 +3,9 @@
 Order matters for durability: the service has committed a step before anything here tells anyone. Each turn
 message is posted with a nonce derived from (game, step), so retries never show it twice; a turn message or
 final message caught up after a restart is first looked for in the channel's recent messages. Each step is
-told once: ``announced`` records the last step the channel has been told about.
+told once: ``announced`` records the last step the channel has been told about; a step told in its own
+message (a thread's, closed with ``done``) just before a stop that came before its mark is recognised in the
+channel after the restart instead of being told again.
 
 REST budget per step: the interaction that made the move edits its own message; outside it, at most one edit
 of the previous turn message (when no interaction could do it: a deadline, a DM, a private select) and one
@@ -105,6 +107,15 @@ def combined(head: Card, card: Card) -> Card | None:
             or len(content or "") > 2000):
         return None
     return Card(content, embeds)
+
+
+def shows(message: discord.Message, card: Card) -> bool:
+    """Whether ``message`` reads as ``card`` told after whatever came first: no inputs, the same embed titles,
+    and each embed's text ending with the card's (a ``done`` card puts what it told before first)."""
+    embeds = message.embeds
+    return (not message.components and bool(card.embeds) and len(embeds) == len(card.embeds) and all(
+        e.title == c.title and bool(c.description) and (e.description or "").endswith(c.description or "")
+        for e, c in zip(embeds, card.embeds, strict=True)))
 
 
 def ended_seats(seats: Sequence[SeatInfo], ended: Happened) -> list[SeatInfo]:
@@ -363,9 +374,17 @@ class Talk:
         # that edit failed); others tell it again at the top of the next turn message.
         told = up.step if up is not None and closed and getattr(presenter, "thread", None) is not None else None
         if told is not None and any(r.step == told for r in reports):
-            await self.service.announced(table.id, told)  # told in its own message: a restart must not repeat it
+            await self._mark_told(table, told)  # told in its own message: a restart must not repeat it
         since = [happened(table, r) for r in reports if r.step not in (shown, told)]
         await self.open_turn(table, since, lang=lang, catching_up=catching_up)
+
+    async def _mark_told(self, table: Table, step: int) -> None:
+        """Record that ``step`` was told in its own message (a thread's closed with ``done``). Not the last
+        step of a finished game: that mark would also say its final message was posted, which is still to
+        come (a restart would never post it); a restart recognises that step's message instead (``_find_up``)."""
+        record = table.record
+        if record.status == "running" or step < record.phase - 1:
+            await self.service.announced(table.id, step)
 
     async def _report(self, table: Table, steps: Sequence[Happened], lang: str, *, catching_up: bool = False,
                       shown: int | None = None) -> None:
@@ -726,12 +745,18 @@ class Talk:
             await answer(**edit_fields(card), view=None)
             return True
 
-    async def _find_up(self, table: Table, full: GameRecord) -> None:
+    async def _find_up(self, table: Table, full: GameRecord) -> int | None:
         """After a restart: the newest message of this game still showing the inputs of a step that is over.
         It becomes the message up, so the catch-up goes on in it (the same thread) or closes it like any
-        ended step's, instead of leaving a stale message and losing what it would have told."""
+        ended step's, instead of leaving a stale message and losing what it would have told.
+
+        Returns the first step not marked told if the newest such message (found in the same read) is that
+        step's thread message already closed with ``done``: the stop came between that edit (or the answer
+        of the click that ended the step) and the mark, so the step is told and must not be told again."""
         prefix = f"play:{full.kind}:{full.id}:"
         found: list[int] = []
+        closed = self._closed_cards(table, full)
+        told: list[int] = []
 
         def wanted(message: discord.Message) -> bool:
             for row in message.components:
@@ -740,17 +765,33 @@ class Talk:
                     if custom_id.startswith(prefix) and custom_id[len(prefix):].split(":")[0].isdigit():
                         found.append(int(custom_id[len(prefix):].split(":")[0]))
                         return True
+            if closed and message.id > (full.lobby_message_id or 0) and any(shows(message, c) for c in closed):
+                told.append(full.announced_phase + 1)
+                return True
             return False
 
         message = await self.recent_message(full, wanted)
+        if told:
+            return told[0]
         if message is None or not found or found[0] >= table.step:
-            return
+            return None
         before = self.service.report_for(full, found[0]).before
         prompt = table.game.prompt(before)
         hook = getattr(self.presenter(table), "thread", None)
         key = hook(table.game.view(before, None), prompt) if hook is not None and prompt is not None else None
         self.turn_messages[table.id] = TurnMessage(found[0], message.id, (), None if key is None else str(key),
                                                    head=None)
+        return None
+
+    def _closed_cards(self, table: Table, full: GameRecord) -> list[Card]:
+        """How the thread message of the first step not marked told reads once closed (every language; no
+        ``since``, which ``done`` puts first): a presenter with threads only, and only for a step resolved."""
+        presenter, step = self.presenter(table), full.announced_phase + 1
+        if getattr(presenter, "thread", None) is None or hasattr(presenter, "report") or not 0 <= step < full.phase:
+            return []
+        ended = happened(table, self.service.report_for(full, step))
+        seats = seat_infos(table)
+        return [presenter.done(ended, seats, (), lang) for lang in LANGUAGES]
 
     # Restart and catching up --------------------------------------------------------------------
     async def restore(self) -> None:
@@ -851,7 +892,10 @@ class Talk:
                     await self._report(table, since, await self.languages.for_game(full), catching_up=True)
                     return
                 if game_id not in self.turn_messages:
-                    await self._find_up(table, full)
+                    told = await self._find_up(table, full)
+                    if told is not None:  # told in its own message just before the stop: not at the top of the next
+                        await self._mark_told(table, told)
+                        reports = [r for r in reports if r.step > told]
                 await self._announce(table, reports, None, catching_up=True)
         except Exception as exc:
             self._caught_up.discard(game_id)
