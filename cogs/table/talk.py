@@ -51,6 +51,7 @@ RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)  # on top of discord.py's own retries of 500
 CATCH_UP_AFTER = 30.0  # a post that failed through every retry is tried again this much later
 BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)  # failed timer work (database errors), then every minute
 LOOKBACK = 50  # recent channel messages searched for a message already posted
+READ_BOTH_TRIES = 5  # a catch-up reading a game that players keep changing gives up and tries again later
 STATUS_EDIT_DELAY = 2.0  # coalesce "who has chosen" edits of a sealed step: one edit for a burst of choices
 DEADLINE, REMINDER, CATCH_UP, STATUS = "deadline", "reminder", "catch-up", "status"
 TIMER_KEYS = (DEADLINE, REMINDER, CATCH_UP, STATUS)
@@ -867,13 +868,25 @@ class Talk:
         if not self.restored and game_id not in self._caught_up:
             await self.catch_up(game_id)
 
+    async def _read_both(self, game_id: int) -> tuple[GameRecord, Table]:
+        """The stored game with its actions and the table, at one step. A player may act meanwhile (the
+        restore does not hold the game: a DM that comes in as soon as the bot is connected is taken): read
+        apart, the table could be a step ahead of the record, and a turn message found with the table's
+        step would be read as a step the record does not have. Read again until they agree (the action's
+        own announcement waits for the catch-up, then finds its message up)."""
+        for _ in range(READ_BOTH_TRIES):
+            full = await self.store.load_game(game_id)
+            table = await self.service.table(game_id)
+            if full.phase == table.step and full.status == table.record.status:
+                return full, table
+        raise RuntimeError(f"game {game_id} kept changing while it was read")
+
     async def catch_up(self, game_id: int, attempt: int = 0) -> None:
         try:
             async with self.locks(game_id):
                 self._caught_up.add(game_id)
                 await self.service.catch_up(game_id)
-                full = await self.store.load_game(game_id)
-                table = await self.service.table(game_id)
+                full, table = await self._read_both(game_id)
                 if table.running and full.status_message_id is not None and full.phase == table.step:
                     # this step's turn message is up (the stop came after recording it): only the mark may lack
                     self.turn_messages.setdefault(game_id, TurnMessage(table.step, full.status_message_id,
