@@ -869,16 +869,18 @@ class Talk:
             await self.catch_up(game_id)
 
     async def _read_both(self, game_id: int) -> tuple[GameRecord, Table]:
-        """The stored game with its actions and the table, at one step. A player may act meanwhile (the
-        restore does not hold the game: a DM that comes in as soon as the bot is connected is taken): read
-        apart, the table could be a step ahead of the record, and a turn message found with the table's
-        step would be read as a step the record does not have. Read again until they agree (the action's
-        own announcement waits for the catch-up, then finds its message up)."""
+        """The stored game with its actions and a copy of the table, at one step. A player may act meanwhile
+        (the restore does not hold the game: a DM that comes in as soon as the bot is connected is taken), and
+        the service's table moves with each commit: read apart, or read once and used across the catch-up's
+        requests, the table could be a step ahead of the record, and the turn message found for that step
+        would be taken for a step over that the record does not have. So the two are read again until they
+        agree, and the catch-up tells the game as of that read; the action's own announcement, which waits
+        for the catch-up, then goes on from the message the catch-up left up."""
         for _ in range(READ_BOTH_TRIES):
             full = await self.store.load_game(game_id)
             table = await self.service.table(game_id)
             if full.phase == table.step and full.status == table.record.status:
-                return full, table
+                return full, replace(table, steps=list(table.steps), drafts=dict(table.drafts))
         raise RuntimeError(f"game {game_id} kept changing while it was read")
 
     async def catch_up(self, game_id: int, attempt: int = 0) -> None:
