@@ -351,6 +351,7 @@ class Talk:
         record, presenter = table.record, self.presenter(table)
         lang = await self.languages.for_game(record)
         seats = seat_infos(table)
+        self._take_stored_up(table, reports)
         if hasattr(presenter, "report"):
             await self._report(table, [happened(table, r) for r in reports], lang, shown=shown,
                                catching_up=catching_up)
@@ -378,6 +379,25 @@ class Talk:
             await self._mark_told(table, told)  # told in its own message: a restart must not repeat it
         since = [happened(table, r) for r in reports if r.step not in (shown, told)]
         await self.open_turn(table, since, lang=lang, catching_up=catching_up)
+
+    def _take_stored_up(self, table: Table, reports: Sequence[StepReport]) -> None:
+        """Make the turn message the store names for the first step reported the one up, when it is not this
+        process's: the process of a game's own shard posted it and this one (taking the DM that ended the step)
+        closes it, once, like its own; a message of this process for an older step was closed by whichever
+        process reported that step, and is dropped, never closed again."""
+        first = min(reports, key=lambda r: r.step, default=None)
+        up = self.turn_messages.get(table.id)
+        if first is None or first.message_id is None or (up is not None and up.message_id == first.message_id):
+            return
+        self.turn_messages[table.id] = self._stored(table, first.step, first.message_id, first.before)
+
+    def _stored(self, table: Table, step: int, message_id: int, before: Any) -> TurnMessage:
+        """The turn message of ``step`` (``before``: its state) known from the store only: what it shows above
+        its own card is learnt from an interaction's message or read once before the close."""
+        prompt = table.game.prompt(before)
+        hook = getattr(self.presenter(table), "thread", None)
+        key = hook(table.game.view(before, None), prompt) if hook is not None and prompt is not None else None
+        return TurnMessage(step, message_id, (), None if key is None else str(key), head=None)
 
     async def _mark_told(self, table: Table, step: int) -> None:
         """Record that ``step`` was told in its own message (a thread's closed with ``done``). Not the last
@@ -716,9 +736,16 @@ class Talk:
         message = interaction.message
         async with self.locks(game_id):
             up = self.turn_messages.get(game_id)
+            table = await self.service.table(game_id)
+            if message is not None and (up is None or up.message_id != message.id) and self._turn_of(
+                    message, table.record, step):
+                # the turn message of this step, posted by another process (the one that took the DM ending the
+                # step before): the interaction answers it like this process's own
+                ended = next((r for r in reports if r.step == step), None)
+                up = self._stored(table, step, message.id, ended.before if ended is not None else table.state)
+                self.turn_messages[game_id] = up
             if message is None or up is None or up.message_id != message.id or up.step != step:
                 return False
-            table = await self.service.table(game_id)
             lang = await self.languages.for_game(table.record)
             head = up.head
             if head is None and message.embeds and table.prompt is not None:
@@ -890,9 +917,12 @@ class Talk:
                 await self.service.catch_up(game_id)
                 full, table = await self._read_both(game_id)
                 if table.running and full.status_message_id is not None and full.phase == table.step:
-                    # this step's turn message is up (the stop came after recording it): only the mark may lack
-                    self.turn_messages.setdefault(game_id, TurnMessage(table.step, full.status_message_id,
-                                                                       thread=self.thread_of(table), head=None))
+                    # this step's turn message is up (the stop came after recording it, or another process
+                    # posted it): only the mark may lack; a message known here for an older step is over
+                    up = self.turn_messages.get(game_id)
+                    if up is None or up.step < table.step:
+                        self.turn_messages[game_id] = TurnMessage(table.step, full.status_message_id,
+                                                                  thread=self.thread_of(table), head=None)
                     if full.announced_phase < table.step - 1:
                         await self.service.announced(game_id, table.step - 1)
                     self.arm(table.record)
