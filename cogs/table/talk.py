@@ -387,8 +387,8 @@ class Talk:
         process reported that step, and is dropped, never closed again."""
         first = min(reports, key=lambda r: r.step, default=None)
         up = self.turn_messages.get(table.id)
-        if first is None or first.message_id is None or (up is not None and up.message_id == first.message_id):
-            return
+        if first is None or first.message_id is None or (up is not None and up.step >= first.step):
+            return  # nothing stored, or this process has that step's message: its own is the one up
         self.turn_messages[table.id] = self._stored(table, first.step, first.message_id, first.before)
 
     def _stored(self, table: Table, step: int, message_id: int, before: Any) -> TurnMessage:
@@ -731,8 +731,9 @@ class Talk:
                                  reports: Sequence[StepReport], answer: Callable[..., Any]) -> bool:
         """A choice made through the turn message of ``step`` (a modal opened from its button): answer the
         interaction by updating that message (``answer(**fields)``: not rate-limited): who has chosen, or,
-        when the choice ended the step, the message closed. False when the message is not the one up (an
-        old one, a restart lost track of it): then nothing was answered."""
+        when the choice ended the step, the message closed. A message of ``step`` this process does not hold
+        (another process posted it, a restart lost track of it) becomes the one up: its buttons name the step.
+        False when it is not that step's (an old one): then nothing was answered."""
         message = interaction.message
         async with self.locks(game_id):
             up = self.turn_messages.get(game_id)
