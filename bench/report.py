@@ -117,7 +117,8 @@ so a durable figure means something only beside the disk's own rate at the same 
   channel, its players' DM channels, their interactions) from the turn's first choice until the fake has been
   quiet for 0.5 s after the next turn's status message; interaction callbacks are counted apart. The turns of a
   shard-1 table with DM choices, which shard 0's process applies in (c) (and, alternating, ends or finds opened by
-  the other process), are compared turn by turn with the same turns in (b) and (a).
+  the other process), are compared turn by turn with the same turns in (b) and (a): no extra write, and at most
+  the one read with which shard 0's process reads the turn message shard 1 posted, to close it.
 """
 
 

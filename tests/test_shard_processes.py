@@ -269,3 +269,44 @@ async def test_a_turn_shard_0_committed_for_a_game_of_shard_1_but_never_told_is_
     assert [r.status for r in fake.requests if r is hold.caught] == [503]
     for bot in bots.values():
         assert "Traceback" not in bot.log(), bot.log()[-3000:]
+
+
+async def test_a_turn_message_is_closed_once_by_the_process_that_ends_its_turn(
+        fake_discord: FakeDiscord, tmp_path: Path, database: dict[str, str]) -> None:
+    """A game on shard 1: its first turn message is posted by shard 1's process, and the turn is ended by a DM,
+    which shard 0's process takes: shard 0's process closes that message (one edit, and at most one read to
+    learn the report shown above it), and no process closes it again. The next turn message, posted by shard
+    0's process, is ended by a modal submitted from it (shard 1's process): that message is closed once too,
+    by the answer of the submission."""
+    fake = fake_discord
+    game = await open_game(fake, 1)
+    bots = {shard: BotProcess(fake, tmp_path, shard, **database) for shard in range(SHARDS)}
+    closes: dict[int, list[str]] = {}
+    try:
+        for bot in bots.values():
+            await bot.start()
+        await start_game(game)
+        for turn, by_dm in ((0, True), (1, False), (2, True)):
+            number, status = await eventually(game.status, PATIENCE, f"turn {turn}")
+            assert number == turn
+            mark = len(fake.requests)
+            for name, chosen in game.script(turn).items():
+                await game.choose(turn, name, chosen, status, by_dm=by_dm)
+            await eventually(lambda t=turn: len(game.reveals()) > t, PATIENCE, f"turn {turn}'s reveal")
+            await eventually(lambda t=turn + 1: (game.status() or (None,))[0] == t, PATIENCE, f"turn {turn + 1}")
+            await eventually(lambda m=status: not fake.world.messages[m.id].components, PATIENCE,
+                             f"turn {turn}'s message closed")
+            closes[status.id] = [f"{r.method} {r.status}" for r in fake.requests[mark:] if r.path.endswith(
+                f"/messages/{status.id}")]
+    finally:
+        for bot in bots.values():
+            await bot.stop()
+    (first, second, third) = closes
+    assert closes[first].count("PATCH 200") == 1 and closes[first].count("GET 200") <= 1, closes
+    assert "PATCH 200" not in closes[second], closes  # closed by the modal's answer (an interaction callback)
+    assert closes[third].count("PATCH 200") == 1 and closes[third].count("GET 200") <= 1, closes
+    for message_id in closes:  # and never again
+        assert [r.method for r in fake.requests if r.method == "PATCH" and r.path.endswith(
+            f"/messages/{message_id}")].count("PATCH") == closes[message_id].count("PATCH 200"), closes
+    for bot in bots.values():
+        assert "Traceback" not in bot.log(), bot.log()[-3000:]

@@ -62,6 +62,7 @@ class HeldGame:
     def __init__(self, owner: GameLocks, key: Hashable, local: asyncio.Lock) -> None:
         self.owner, self.key, self.local = owner, key, local
         self._store: AbstractAsyncContextManager[Any] | None = None
+        self._entered: Any = None  # the stored version when the lock was taken
 
     def locked(self) -> bool:
         return self.local.locked()
@@ -78,6 +79,7 @@ class HeldGame:
                 await held.__aexit__(None, None, None)
                 return
             self._store = held
+            self._entered = version
             if self.owner.seen.get(self.key) != version:
                 self.owner.on_stale(self.key)  # type: ignore[arg-type]
                 self.owner.seen[self.key] = version
@@ -92,8 +94,19 @@ class HeldGame:
                 try:
                     self.owner.seen.pop(self.key, None)  # if the version cannot be read: check afresh next time
                     if kind is None:  # still under the lock: what this process leaves the game at
-                        self.owner.seen[self.key] = await self.owner.store.game_version(self.key)
+                        left = await self.owner.store.game_version(self.key)
+                        # unless another process recorded its turn message meanwhile (that write takes no game
+                        # lock): the cache lacks it, and the next lock must load it
+                        if not _message_changed(self._entered, left):
+                            self.owner.seen[self.key] = left
                 finally:
                     await held.__aexit__(kind, error, trace)
         finally:
             self.local.release()
+
+
+def _message_changed(entered: Any, left: Any) -> bool:
+    """The turn message stored changed at one step: only another process's ``set_message`` does that (a step
+    resolved here changes the step too)."""
+    return (entered is not None and getattr(entered, "phase", None) == getattr(left, "phase", None)
+            and getattr(entered, "status_message_id", None) != getattr(left, "status_message_id", None))

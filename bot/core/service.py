@@ -64,6 +64,9 @@ class StepReport:
     before: Any = field(repr=False)
     after: Any = field(repr=False)
     finished: bool = False
+    # The turn message stored for this step when it ended (None: not known here). Another process may have
+    # posted it (the game's own shard, when this one took the DM that ended the step): it is closed all the same.
+    message_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,7 +410,7 @@ class GameService(LobbyService):
     async def _commit(self, table: Table, step: Step, reason: str,
                       timed_out: frozenset[Seat] = frozenset()) -> StepReport | None:
         """Apply ``step``, commit it (compare-and-set), then move the cache. None: the store refused it."""
-        n, before = table.step, table.state
+        n, before, message_id = table.step, table.state, table.record.status_message_id
         after, event = table.game.apply(before, step)
         finished = table.game.prompt(after) is None
         now = self.clock.now()
@@ -420,7 +423,8 @@ class GameService(LobbyService):
             return None
         table.advance(after, payload, deadline, finished)
         self._install(table)
-        return StepReport(table.id, table.record.kind, n, reason, frozenset(timed_out), event, before, after, finished)
+        return StepReport(table.id, table.record.kind, n, reason, frozenset(timed_out), event, before, after, finished,
+                          message_id)
 
     async def _settle(self, game_id: int, table: Table | None = None) -> tuple[Table, list[StepReport]]:
         """Commit every step nobody human has to take: chance draws, AI moves, sealed steps all in."""

@@ -3,7 +3,9 @@
 Order matters for durability: the service has committed a step before anything here tells anyone. Each turn
 message is posted with a nonce derived from (game, step), so retries never show it twice; a turn message or
 final message caught up after a restart is first looked for in the channel's recent messages. Each step is
-told once: ``announced`` records the last step the channel has been told about.
+told once: ``announced`` records the last step the channel has been told about; a step told in its own
+message (a thread's, closed with ``done``) just before a stop that came before its mark is recognised in the
+channel after the restart instead of being told again.
 
 REST budget per step: the interaction that made the move edits its own message; outside it, at most one edit
 of the previous turn message (when no interaction could do it: a deadline, a DM, a private select) and one
@@ -49,6 +51,7 @@ RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)  # on top of discord.py's own retries of 500
 CATCH_UP_AFTER = 30.0  # a post that failed through every retry is tried again this much later
 BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)  # failed timer work (database errors), then every minute
 LOOKBACK = 50  # recent channel messages searched for a message already posted
+READ_BOTH_TRIES = 5  # a catch-up reading a game that players keep changing gives up and tries again later
 STATUS_EDIT_DELAY = 2.0  # coalesce "who has chosen" edits of a sealed step: one edit for a burst of choices
 DEADLINE, REMINDER, CATCH_UP, STATUS = "deadline", "reminder", "catch-up", "status"
 TIMER_KEYS = (DEADLINE, REMINDER, CATCH_UP, STATUS)
@@ -105,6 +108,15 @@ def combined(head: Card, card: Card) -> Card | None:
             or len(content or "") > 2000):
         return None
     return Card(content, embeds)
+
+
+def shows(message: discord.Message, card: Card) -> bool:
+    """Whether ``message`` reads as ``card`` told after whatever came first: no inputs, the same embed titles,
+    and each embed's text ending with the card's (a ``done`` card puts what it told before first)."""
+    embeds = message.embeds
+    return (not message.components and bool(card.embeds) and len(embeds) == len(card.embeds) and all(
+        e.title == c.title and bool(c.description) and (e.description or "").endswith(c.description or "")
+        for e, c in zip(embeds, card.embeds, strict=True)))
 
 
 def ended_seats(seats: Sequence[SeatInfo], ended: Happened) -> list[SeatInfo]:
@@ -339,6 +351,7 @@ class Talk:
         record, presenter = table.record, self.presenter(table)
         lang = await self.languages.for_game(record)
         seats = seat_infos(table)
+        self._take_stored_up(table, reports)
         if hasattr(presenter, "report"):
             await self._report(table, [happened(table, r) for r in reports], lang, shown=shown,
                                catching_up=catching_up)
@@ -363,9 +376,36 @@ class Talk:
         # that edit failed); others tell it again at the top of the next turn message.
         told = up.step if up is not None and closed and getattr(presenter, "thread", None) is not None else None
         if told is not None and any(r.step == told for r in reports):
-            await self.service.announced(table.id, told)  # told in its own message: a restart must not repeat it
+            await self._mark_told(table, told)  # told in its own message: a restart must not repeat it
         since = [happened(table, r) for r in reports if r.step not in (shown, told)]
         await self.open_turn(table, since, lang=lang, catching_up=catching_up)
+
+    def _take_stored_up(self, table: Table, reports: Sequence[StepReport]) -> None:
+        """Make the turn message the store names for the first step reported the one up, when it is not this
+        process's: the process of a game's own shard posted it and this one (taking the DM that ended the step)
+        closes it, once, like its own; a message of this process for an older step was closed by whichever
+        process reported that step, and is dropped, never closed again."""
+        first = min(reports, key=lambda r: r.step, default=None)
+        up = self.turn_messages.get(table.id)
+        if first is None or first.message_id is None or (up is not None and up.step >= first.step):
+            return  # nothing stored, or this process has that step's message: its own is the one up
+        self.turn_messages[table.id] = self._stored(table, first.step, first.message_id, first.before)
+
+    def _stored(self, table: Table, step: int, message_id: int, before: Any) -> TurnMessage:
+        """The turn message of ``step`` (``before``: its state) known from the store only: what it shows above
+        its own card is learnt from an interaction's message or read once before the close."""
+        prompt = table.game.prompt(before)
+        hook = getattr(self.presenter(table), "thread", None)
+        key = hook(table.game.view(before, None), prompt) if hook is not None and prompt is not None else None
+        return TurnMessage(step, message_id, (), None if key is None else str(key), head=None)
+
+    async def _mark_told(self, table: Table, step: int) -> None:
+        """Record that ``step`` was told in its own message (a thread's closed with ``done``). Not the last
+        step of a finished game: that mark would also say its final message was posted, which is still to
+        come (a restart would never post it); a restart recognises that step's message instead (``_find_up``)."""
+        record = table.record
+        if record.status == "running" or step < record.phase - 1:
+            await self.service.announced(table.id, step)
 
     async def _report(self, table: Table, steps: Sequence[Happened], lang: str, *, catching_up: bool = False,
                       shown: int | None = None) -> None:
@@ -691,14 +731,22 @@ class Talk:
                                  reports: Sequence[StepReport], answer: Callable[..., Any]) -> bool:
         """A choice made through the turn message of ``step`` (a modal opened from its button): answer the
         interaction by updating that message (``answer(**fields)``: not rate-limited): who has chosen, or,
-        when the choice ended the step, the message closed. False when the message is not the one up (an
-        old one, a restart lost track of it): then nothing was answered."""
+        when the choice ended the step, the message closed. A message of ``step`` this process does not hold
+        (another process posted it, a restart lost track of it) becomes the one up: its buttons name the step.
+        False when it is not that step's (an old one): then nothing was answered."""
         message = interaction.message
         async with self.locks(game_id):
             up = self.turn_messages.get(game_id)
+            table = await self.service.table(game_id)
+            if message is not None and (up is None or up.message_id != message.id) and self._turn_of(
+                    message, table.record, step):
+                # the turn message of this step, posted by another process (the one that took the DM ending the
+                # step before): the interaction answers it like this process's own
+                ended = next((r for r in reports if r.step == step), None)
+                up = self._stored(table, step, message.id, ended.before if ended is not None else table.state)
+                self.turn_messages[game_id] = up
             if message is None or up is None or up.message_id != message.id or up.step != step:
                 return False
-            table = await self.service.table(game_id)
             lang = await self.languages.for_game(table.record)
             head = up.head
             if head is None and message.embeds and table.prompt is not None:
@@ -726,12 +774,18 @@ class Talk:
             await answer(**edit_fields(card), view=None)
             return True
 
-    async def _find_up(self, table: Table, full: GameRecord) -> None:
+    async def _find_up(self, table: Table, full: GameRecord) -> int | None:
         """After a restart: the newest message of this game still showing the inputs of a step that is over.
         It becomes the message up, so the catch-up goes on in it (the same thread) or closes it like any
-        ended step's, instead of leaving a stale message and losing what it would have told."""
+        ended step's, instead of leaving a stale message and losing what it would have told.
+
+        Returns the first step not marked told if the newest such message (found in the same read) is that
+        step's thread message already closed with ``done``: the stop came between that edit (or the answer
+        of the click that ended the step) and the mark, so the step is told and must not be told again."""
         prefix = f"play:{full.kind}:{full.id}:"
         found: list[int] = []
+        closed = self._closed_cards(table, full)
+        told: list[int] = []
 
         def wanted(message: discord.Message) -> bool:
             for row in message.components:
@@ -740,17 +794,33 @@ class Talk:
                     if custom_id.startswith(prefix) and custom_id[len(prefix):].split(":")[0].isdigit():
                         found.append(int(custom_id[len(prefix):].split(":")[0]))
                         return True
+            if closed and message.id > (full.lobby_message_id or 0) and any(shows(message, c) for c in closed):
+                told.append(full.announced_phase + 1)
+                return True
             return False
 
         message = await self.recent_message(full, wanted)
+        if told:
+            return told[0]
         if message is None or not found or found[0] >= table.step:
-            return
+            return None
         before = self.service.report_for(full, found[0]).before
         prompt = table.game.prompt(before)
         hook = getattr(self.presenter(table), "thread", None)
         key = hook(table.game.view(before, None), prompt) if hook is not None and prompt is not None else None
         self.turn_messages[table.id] = TurnMessage(found[0], message.id, (), None if key is None else str(key),
                                                    head=None)
+        return None
+
+    def _closed_cards(self, table: Table, full: GameRecord) -> list[Card]:
+        """How the thread message of the first step not marked told reads once closed (every language; no
+        ``since``, which ``done`` puts first): a presenter with threads only, and only for a step resolved."""
+        presenter, step = self.presenter(table), full.announced_phase + 1
+        if getattr(presenter, "thread", None) is None or hasattr(presenter, "report") or not 0 <= step < full.phase:
+            return []
+        ended = happened(table, self.service.report_for(full, step))
+        seats = seat_infos(table)
+        return [presenter.done(ended, seats, (), lang) for lang in LANGUAGES]
 
     # Restart and catching up --------------------------------------------------------------------
     async def restore(self) -> None:
@@ -826,17 +896,34 @@ class Talk:
         if not self.restored and game_id not in self._caught_up:
             await self.catch_up(game_id)
 
+    async def _read_both(self, game_id: int) -> tuple[GameRecord, Table]:
+        """The stored game with its actions and a copy of the table, at one step. A player may act meanwhile
+        (the restore does not hold the game: a DM that comes in as soon as the bot is connected is taken), and
+        the service's table moves with each commit: read apart, or read once and used across the catch-up's
+        requests, the table could be a step ahead of the record, and the turn message found for that step
+        would be taken for a step over that the record does not have. So the two are read again until they
+        agree, and the catch-up tells the game as of that read; the action's own announcement, which waits
+        for the catch-up, then goes on from the message the catch-up left up."""
+        for _ in range(READ_BOTH_TRIES):
+            full = await self.store.load_game(game_id)
+            table = await self.service.table(game_id)
+            if full.phase == table.step and full.status == table.record.status:
+                return full, replace(table, steps=list(table.steps), drafts=dict(table.drafts))
+        raise RuntimeError(f"game {game_id} kept changing while it was read")
+
     async def catch_up(self, game_id: int, attempt: int = 0) -> None:
         try:
             async with self.locks(game_id):
                 self._caught_up.add(game_id)
                 await self.service.catch_up(game_id)
-                full = await self.store.load_game(game_id)
-                table = await self.service.table(game_id)
+                full, table = await self._read_both(game_id)
                 if table.running and full.status_message_id is not None and full.phase == table.step:
-                    # this step's turn message is up (the stop came after recording it): only the mark may lack
-                    self.turn_messages.setdefault(game_id, TurnMessage(table.step, full.status_message_id,
-                                                                       thread=self.thread_of(table), head=None))
+                    # this step's turn message is up (the stop came after recording it, or another process
+                    # posted it): only the mark may lack; a message known here for an older step is over
+                    up = self.turn_messages.get(game_id)
+                    if up is None or up.step < table.step:
+                        self.turn_messages[game_id] = TurnMessage(table.step, full.status_message_id,
+                                                                  thread=self.thread_of(table), head=None)
                     if full.announced_phase < table.step - 1:
                         await self.service.announced(game_id, table.step - 1)
                     self.arm(table.record)
@@ -851,7 +938,10 @@ class Talk:
                     await self._report(table, since, await self.languages.for_game(full), catching_up=True)
                     return
                 if game_id not in self.turn_messages:
-                    await self._find_up(table, full)
+                    told = await self._find_up(table, full)
+                    if told is not None:  # told in its own message just before the stop: not at the top of the next
+                        await self._mark_told(table, told)
+                        reports = [r for r in reports if r.step > told]
                 await self._announce(table, reports, None, catching_up=True)
         except Exception as exc:
             self._caught_up.discard(game_id)

@@ -63,13 +63,16 @@ def json_response(data: Any, status: int = 200, headers: dict[str, str] | None =
 
 @dataclass
 class Hold:
-    """A request caught on its way in (see FakeDiscord.hold_next): it never reaches the fake's state."""
+    """A request caught on its way in (see FakeDiscord.hold_next): it never reaches the fake's state, or,
+    ``applied``, it does and only its answer is held (the bot dies between Discord doing it and hearing so)."""
 
     method: str
     path: re.Pattern[str]
     arrived: asyncio.Event
     released: asyncio.Event
     caught: RequestRecord | None = None
+    applied: bool = False
+    body_has: str | None = None  # only a request whose body's JSON contains this
 
     def release(self) -> None:
         self.released.set()
@@ -224,23 +227,30 @@ class FakeDiscord:
         self._faults.append(Fault(method.upper(), re.compile(path_regex), status, code, times, retry_after,
                                   message))
 
-    def hold_next(self, method: str, path_regex: str) -> Hold:
-        """The next request matching (method, re.search on the path) is caught: ``await hold.arrived.wait()``
-        tells it came; it waits until ``hold.release()`` and is then answered 503 without being applied, as
-        if the bot had died before its request reached Discord (kill the bot in between)."""
-        hold = Hold(method.upper(), re.compile(path_regex), asyncio.Event(), asyncio.Event())
+    def hold_next(self, method: str, path_regex: str, *, applied: bool = False, body_has: str | None = None
+                  ) -> Hold:
+        """The next request matching (method, re.search on the path, and ``body_has`` in its body's JSON if
+        given) is caught: ``await hold.arrived.wait()`` tells it came; it waits until ``hold.release()`` and
+        is then answered 503 without being applied, as if the bot had died before its request reached
+        Discord (kill the bot in between). ``applied``: it is applied first (``arrived`` is set once it is)
+        and only its answer waits, as if the bot had died after Discord did it but before hearing so."""
+        hold = Hold(method.upper(), re.compile(path_regex), asyncio.Event(), asyncio.Event(), applied=applied,
+                    body_has=body_has)
         self._holds.append(hold)
         return hold
 
-    async def _held(self, method: str, record: RequestRecord) -> bool:
-        hold = next((h for h in self._holds if h.method in (method, "*") and h.path.search(record.path)), None)
-        if hold is None:
-            return False
-        self._holds.remove(hold)
-        hold.caught = record
+    def _hold_for(self, method: str, record: RequestRecord) -> Hold | None:
+        for hold in self._holds:
+            if hold.method in (method, "*") and hold.path.search(record.path) and (
+                    hold.body_has is None or hold.body_has in json.dumps(record.json, default=str)):
+                self._holds.remove(hold)
+                hold.caught = record
+                return hold
+        return None
+
+    async def _held(self, hold: Hold) -> None:
         hold.arrived.set()
         await hold.released.wait()
-        return True
 
     def _fault_response(self, method: str, path: str) -> web.Response | None:
         for fault in self._faults:
@@ -284,7 +294,9 @@ class FakeDiscord:
         record = RequestRecord(request.method, path, dict(request.query), body, time.time(),
                                files=[(u.filename, len(u.data)) for u in UPLOADS.get()])
         self.requests.append(record)
-        if await self._held(request.method, record):
+        hold = self._hold_for(request.method, record)
+        if hold is not None and not hold.applied:
+            await self._held(hold)
             record.status = 503
             return json_response({"message": "503: Service Unavailable", "code": 0}, 503)
         try:
@@ -303,6 +315,8 @@ class FakeDiscord:
         touched = self.routes.interaction_for(path)
         if touched is not None:
             touched.poke()  # wake whoever waits on this interaction (no polling)
+        if hold is not None:
+            await self._held(hold)  # applied; the answer waits (a killed bot never reads it)
         return response
 
     async def _route(self, request: web.Request, path: str, body: Any) -> web.Response:
