@@ -13,9 +13,8 @@ from bot.games.binomial.game import GAME
 from bot.games.binomial.rules import MAX_SEATS, TURN_SECONDS
 from bot.i18n import t
 from cogs.table.answers import SlowAnswer, send
+from cogs.table.game_cog import add_game_cog, cmd, send_rules
 from cogs.table.language import Languages
-from cogs.table.presenter import register
-from cogs.table.stats import add_stats_commands
 from cogs.table.talk import seat_infos
 
 from .render import KEY, PRESENTER
@@ -27,10 +26,6 @@ if TYPE_CHECKING:
 Interaction = discord.Interaction[Any]
 TURN = next(o for o in GAME.options if o.name == "turn_seconds")
 LOW, HIGH = TURN.min or 15, TURN.max or 3600
-
-
-def cmd(text: str, key: str) -> app_commands.locale_str:
-    return app_commands.locale_str(text, key=key)
 
 
 class BinomialCog(commands.Cog, name="Binomial"):
@@ -79,9 +74,7 @@ class BinomialCog(commands.Cog, name="Binomial"):
     @group.command(name=cmd("rules", "commands.rules"), description=cmd("How to play Binomial",
                                                                         "binomial.cmd.rules.desc"))
     async def rules_cmd(self, interaction: Interaction) -> None:
-        lang = await self.languages.for_user(interaction)
-        card = PRESENTER.rules(lang)
-        await interaction.response.send_message(embeds=list(card.embeds), ephemeral=True)
+        await send_rules(interaction, self.languages, PRESENTER)
 
     @group.command(name=cmd("sheet", "binomial.cmd.sheet"),
                    description=cmd("Your own sheet, privately", "binomial.cmd.sheet.desc"))
@@ -105,9 +98,4 @@ class BinomialCog(commands.Cog, name="Binomial"):
 
 
 async def setup(bot: NumberBot) -> None:
-    register(bot, PRESENTER)
-    await bot.add_cog(BinomialCog(bot))
-    group = bot.tree.get_command("binomial")
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError("BinomialCog did not register the /binomial group")
-    await add_stats_commands(bot, group, KEY, BinomialStats())
+    await add_game_cog(bot, BinomialCog(bot), "binomial", KEY, PRESENTER, BinomialStats())

@@ -10,9 +10,8 @@ from discord.ext import commands
 
 from bot.games.numeri.game import TURN_SECONDS
 from bot.games.numeri.rules import MAX_SEATS
+from cogs.table.game_cog import add_game_cog, cmd, send_rules
 from cogs.table.language import Languages
-from cogs.table.presenter import register
-from cogs.table.stats import add_stats_commands
 
 from .render import KEY, PRESENTER
 from .stats import NumeriStats
@@ -22,10 +21,6 @@ if TYPE_CHECKING:
 
 Interaction = discord.Interaction[Any]
 LOW, HIGH = TURN_SECONDS.min or 15, TURN_SECONDS.max or 3600
-
-
-def cmd(text: str, key: str) -> app_commands.locale_str:
-    return app_commands.locale_str(text, key=key)
 
 
 class NumeriCog(commands.Cog, name="Numeri"):
@@ -55,15 +50,8 @@ class NumeriCog(commands.Cog, name="Numeri"):
 
     @group.command(name=cmd("rules", "commands.rules"), description=cmd("How to play Numeri", "numeri.cmd.rules.desc"))
     async def rules_cmd(self, interaction: Interaction) -> None:
-        lang = await self.languages.for_user(interaction)
-        card = PRESENTER.rules(lang)
-        await interaction.response.send_message(embeds=list(card.embeds), ephemeral=True)
+        await send_rules(interaction, self.languages, PRESENTER)
 
 
 async def setup(bot: NumberBot) -> None:
-    register(bot, PRESENTER)
-    await bot.add_cog(NumeriCog(bot))
-    group = bot.tree.get_command("numeri")
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError("NumeriCog did not register the /numeri group")
-    await add_stats_commands(bot, group, KEY, NumeriStats())
+    await add_game_cog(bot, NumeriCog(bot), "numeri", KEY, PRESENTER, NumeriStats())
