@@ -13,7 +13,7 @@ from bot.games.binomial.game import GAME
 from bot.games.binomial.rules import MAX_SEATS, TURN_SECONDS
 from bot.i18n import t
 from cogs.table.answers import SlowAnswer, send
-from cogs.table.game_cog import add_game_cog, cmd, send_rules
+from cogs.table.game_cog import add_game_cog, cmd, send_rules, start_options
 from cogs.table.language import Languages
 from cogs.table.talk import seat_infos
 
@@ -39,19 +39,15 @@ class BinomialCog(commands.Cog, name="Binomial"):
 
     @group.command(name=cmd("start", "commands.start"), description=cmd("Open a table of Binomial in this channel",
                                                                     "binomial.cmd.start.desc"))
-    @app_commands.rename(turn_seconds=cmd("turn_seconds", "commands.opt.turn_seconds"),
-                         ai_players=cmd("ai_players", "commands.opt.ai_players"),
-                         ai_level=cmd("ai_level", "commands.opt.ai_level"),
-                         dark=cmd("dark", "binomial.cmd.opt.dark"),
+    @start_options(turn_seconds=cmd("Seconds per roll and per declaration (15-3600, default 30)",
+                                    "binomial.cmd.opt.turn_seconds.desc"),
+                   ai_players=cmd("AI players to seat now (0-6)", "binomial.cmd.opt.ai_players.desc"))
+    @app_commands.rename(dark=cmd("dark", "binomial.cmd.opt.dark"),
                          reward_for_fighting=cmd("reward_for_fighting", "binomial.cmd.opt.reward"),
                          openness=cmd("openness", "binomial.cmd.opt.openness"),
                          same_boat=cmd("same_boat", "binomial.cmd.opt.same_boat"),
                          match=cmd("match", "binomial.cmd.opt.match"))
-    @app_commands.describe(turn_seconds=cmd("Seconds per roll and per declaration (15-3600, default 30)",
-                                            "binomial.cmd.opt.turn_seconds.desc"),
-                           ai_players=cmd("AI players to seat now (0-6)", "binomial.cmd.opt.ai_players.desc"),
-                           ai_level=cmd("How well the AI players play", "commands.opt.ai_level.desc"),
-                           dark=cmd("Playing in the dark: everybody declares at once, secretly",
+    @app_commands.describe(dark=cmd("Playing in the dark: everybody declares at once, secretly",
                                     "binomial.cmd.opt.dark.desc"),
                            reward_for_fighting=cmd("With 3 or more fighters the winner gets 1 more point",
                                                    "binomial.cmd.opt.reward.desc"),

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -16,7 +17,24 @@ from .stats import StatsPresenter, add_stats_commands
 if TYPE_CHECKING:
     from bot.client import NumberBot
 
-__all__ = ["add_game_cog", "cmd", "send_rules"]
+__all__ = ["add_game_cog", "cmd", "send_rules", "start_options"]
+F = TypeVar("F", bound=Callable[..., Any])
+TURN_SECONDS = cmd("Seconds per turn (15-3600)", "commands.opt.turn_seconds.desc")
+
+
+def start_options(*, ai_players: app_commands.locale_str,
+                  turn_seconds: app_commands.locale_str = TURN_SECONDS) -> Callable[[F], F]:
+    """The names and descriptions of the options every game's ``start`` has (turn_seconds, ai_players,
+    ai_level); the game describes how many AI players it seats, and may describe its turns its own way."""
+    def apply(callback: F) -> F:
+        described = app_commands.describe(
+            turn_seconds=turn_seconds, ai_players=ai_players,
+            ai_level=cmd("How well the AI players play", "commands.opt.ai_level.desc"))(callback)
+        renamed: F = app_commands.rename(turn_seconds=cmd("turn_seconds", "commands.opt.turn_seconds"),
+                                         ai_players=cmd("ai_players", "commands.opt.ai_players"),
+                                         ai_level=cmd("ai_level", "commands.opt.ai_level"))(described)
+        return renamed
+    return apply
 
 
 async def send_rules(interaction: discord.Interaction[Any], languages: Languages, presenter: Presenter) -> None:

@@ -10,7 +10,7 @@ from discord.ext import commands
 from bot.core.errors import GameError
 from bot.games.thenumber import rules
 from bot.games.thenumber.game import TURN_SECONDS
-from cogs.table.game_cog import add_game_cog, cmd, send_rules
+from cogs.table.game_cog import add_game_cog, cmd, send_rules, start_options
 from cogs.table.language import Languages
 
 from .components import DYNAMIC_ITEMS, on_legacy_modal
@@ -37,12 +37,7 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
 
     @group.command(name=cmd("start", "commands.start"), description=cmd("Open a table of The Number in this channel",
                                                                     "commands.start.desc"))
-    @app_commands.rename(turn_seconds=cmd("turn_seconds", "commands.opt.turn_seconds"),
-                         ai_players=cmd("ai_players", "commands.opt.ai_players"),
-                         ai_level=cmd("ai_level", "commands.opt.ai_level"))
-    @app_commands.describe(turn_seconds=cmd("Seconds per turn (15-3600)", "commands.opt.turn_seconds.desc"),
-                           ai_players=cmd("AI players to seat now (0-4)", "commands.opt.ai_players.desc"),
-                           ai_level=cmd("How well the AI players play", "commands.opt.ai_level.desc"))
+    @start_options(ai_players=cmd("AI players to seat now (0-4)", "commands.opt.ai_players.desc"))
     @app_commands.guild_only()
     async def start(self, interaction: Interaction, turn_seconds: app_commands.Range[int, 15, 3600] | None = None,
                     ai_players: app_commands.Range[int, 0, 4] = 0,
