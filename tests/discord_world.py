@@ -18,6 +18,11 @@ NAMES = ("ana", "ben", "cy", "dee", "eve")
 PATIENCE = 60.0
 
 
+def buttons(message: Message) -> list[dict[str, Any]]:
+    """A message's buttons (component type 2), row after row."""
+    return [c for row in message.components for c in row.get("components", []) if c.get("type") == 2]
+
+
 async def eventually(predicate: Callable[[], Any], timeout: float = PATIENCE, what: str = "condition") -> Any:
     deadline = time.monotonic() + timeout
     while True:
