@@ -73,6 +73,12 @@ class World:
             await self.bot.close()
             self.bot = None
 
+    def speak(self, locale: str) -> None:
+        """The server and every user set to ``locale`` (as Discord clients set in that language send it)."""
+        self.guild.locale = locale
+        for user in self.users.values():
+            user.user.locale = locale
+
     async def restart(self) -> NumberBot:
         await self.stop_bot()
         bot = await self.start_bot()
