@@ -3,9 +3,8 @@
 import contextlib
 import os
 import statistics
-import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,13 +41,6 @@ def rss_kb() -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     raise RuntimeError("VmRSS not found in /proc/self/status")
-
-
-def timed_rate(work: Callable[[], int]) -> float:
-    """Run ``work`` (which returns how many units it did) and return units per second."""
-    start = time.perf_counter()
-    units = work()
-    return units / (time.perf_counter() - start)
 
 
 @dataclass

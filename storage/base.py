@@ -191,12 +191,3 @@ class GameStore(Protocol):
         ...
 
     async def game_version(self, game_id: int) -> GameVersion: ...
-
-
-def pending_choices(record: GameRecord) -> dict[int, Mapping[str, Any]]:
-    """The latest choice of each seat in the current phase (the secret part of the state)."""
-    latest: dict[int, Mapping[str, Any]] = {}
-    for action in record.actions:
-        if action.kind == "choose" and action.phase == record.phase and action.seat is not None:
-            latest[action.seat] = action.payload
-    return latest

@@ -3,10 +3,10 @@
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Self
 
 import asyncpg
 
+from .holder import Holder
 from .migrations import POSTGRES, check_version, load_migrations
 
 # Taken by every migrating process for the length of its transaction: two processes started at once on an
@@ -43,7 +43,7 @@ def safe_url(url: str) -> str:
     return f"{head}{sep}{user}@{host}" if user else f"{head}{sep}{host}"
 
 
-class PoolHolder:
+class PoolHolder(Holder):
     """Owns one asyncpg pool to ``url``, opened by ``open`` (the subclass adds its own steps)."""
 
     what = "the database pool"
@@ -65,18 +65,9 @@ class PoolHolder:
             pool, self._pool = self._pool, None
             await pool.close()
 
-    async def __aenter__(self) -> Self:
-        await self.open()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
     @property
     def pool(self) -> asyncpg.Pool:
-        if self._pool is None:
-            raise RuntimeError(f"{self.what} is not open")
-        return self._pool
+        return self._opened(self._pool)
 
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[asyncpg.Connection]:

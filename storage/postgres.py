@@ -24,7 +24,6 @@ from typing import Any, Literal
 import asyncpg
 
 from .base import (
-    ActionRecord,
     AlreadyPlaying,
     ChannelBusy,
     GameFull,
@@ -39,6 +38,7 @@ from .base import (
 )
 from .pg_connection import PoolHolder, create_pool, migrate
 from .postgres_games import HeldGame, game_version, held_game, version_of
+from .records import game_records
 
 _OPEN = "('lobby', 'running')"
 _APPEND = ("WITH g AS (UPDATE games SET last_seq = last_seq + 1 WHERE id = $1{guard} RETURNING last_seq)"
@@ -384,29 +384,12 @@ async def load_many(db: asyncpg.Connection, where: str, params: tuple[Any, ...],
     """Games matching ``where`` with their seats and actions, in three queries whatever the count."""
     rows = await db.fetch(f"SELECT * FROM games WHERE {where}", *params)
     if not rows or not details:
-        return [_record(r, (), ()) for r in rows]
+        return game_records(rows)
     ids = [int(r["id"]) for r in rows]
-    seats: dict[int, list[SeatRecord]] = {i: [] for i in ids}
-    actions: dict[int, list[ActionRecord]] = {i: [] for i in ids}
-    for game_id, seat, user_id, name, ai_level, state in await db.fetch(
-            "SELECT game_id, seat, user_id, name, ai_level, state FROM seats WHERE game_id = ANY($1::bigint[])"
-            " ORDER BY game_id, seat", ids):
-        seats[int(game_id)].append(SeatRecord(int(seat), user_id, name, ai_level, state))
+    seat_rows = await db.fetch(
+        "SELECT game_id, seat, user_id, name, ai_level, state FROM seats WHERE game_id = ANY($1::bigint[])"
+        " ORDER BY game_id, seat", ids)
     action_rows = await db.fetch(
         "SELECT game_id, seq, phase, kind, seat, payload, at FROM actions WHERE game_id = ANY($1::bigint[])"
         " ORDER BY game_id, seq", ids)
-    # Every payload decoded by one json.loads of a single array: per-row Python overhead dominates big loads.
-    payloads = json.loads("[" + ",".join([r[5] for r in action_rows]) + "]") if action_rows else []
-    for (game_id, seq, phase, kind, seat, _, at), payload in zip(action_rows, payloads, strict=True):
-        actions[int(game_id)].append(ActionRecord(int(seq), int(phase), kind, seat, payload, at))
-    return [_record(r, tuple(seats[int(r["id"])]), tuple(actions[int(r["id"])])) for r in rows]
-
-
-def _record(r: asyncpg.Record, seats: tuple[SeatRecord, ...], actions: tuple[ActionRecord, ...]) -> GameRecord:
-    return GameRecord(
-        id=int(r["id"]), kind=r["kind"], guild_id=r["guild_id"], channel_id=int(r["channel_id"]),
-        host_id=int(r["host_id"]), status=r["status"], options=json.loads(r["options"]), phase=int(r["phase"]),
-        deadline=r["deadline"], lobby_message_id=r["lobby_message_id"], status_message_id=r["status_message_id"],
-        announced_phase=int(r["announced_phase"]), end_reason=r["end_reason"], created_at=r["created_at"],
-        updated_at=r["updated_at"], seats=seats, actions=actions,
-    )
+    return game_records(rows, seat_rows, action_rows)

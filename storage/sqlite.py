@@ -30,7 +30,6 @@ from typing import Any, Literal, TypeVar
 import aiosqlite
 
 from .base import (
-    ActionRecord,
     AlreadyPlaying,
     ChannelBusy,
     GameFull,
@@ -46,6 +45,7 @@ from .base import (
 from .connection import ConnectionHolder
 from .filelock import FileGameLocks
 from .migrations import check_version, load_migrations
+from .records import game_records
 
 _OPEN = "('lobby', 'running')"
 _VERSION = (
@@ -497,10 +497,8 @@ def _load_rows(db: Conn, where: str, params: tuple[Any, ...], *, details: bool =
     if not rows:
         return []
     if not details:
-        return [_record(r, (), ()) for r in rows]
+        return game_records(rows)
     ids = [int(r["id"]) for r in rows]
-    seats: dict[int, list[SeatRecord]] = {i: [] for i in ids}
-    actions: dict[int, list[ActionRecord]] = {i: [] for i in ids}
     which_params: Iterable[Any]
     if len(ids) == 1:  # the common case (one game): no temp table, two statements fewer
         which, which_params = "= ?", (ids[0],)
@@ -510,19 +508,13 @@ def _load_rows(db: Conn, where: str, params: tuple[Any, ...], *, details: bool =
         db.execute("DELETE FROM temp.wanted")
         db.executemany("INSERT INTO temp.wanted VALUES (?)", [(i,) for i in ids])
         which, which_params = "IN (SELECT id FROM temp.wanted)", ()
-    # Named columns read by position, and every payload decoded by one json.loads of a single array:
-    # loading 10,000 games (300,000 actions) at a restart is dominated by per-row Python overhead.
-    for game_id, seat, user_id, name, ai_level, state in db.execute(
-            f"SELECT game_id, seat, user_id, name, ai_level, state FROM seats"
-            f" WHERE game_id {which} ORDER BY game_id, seat", tuple(which_params)):
-        seats[int(game_id)].append(SeatRecord(int(seat), user_id, name, ai_level, state))
+    seat_rows = db.execute(
+        f"SELECT game_id, seat, user_id, name, ai_level, state FROM seats"
+        f" WHERE game_id {which} ORDER BY game_id, seat", tuple(which_params)).fetchall()
     action_rows = db.execute(
         f"SELECT game_id, seq, phase, kind, seat, payload, at FROM actions"
         f" WHERE game_id {which} ORDER BY game_id, seq", tuple(which_params)).fetchall()
-    payloads = json.loads("[" + ",".join([r[5] for r in action_rows]) + "]") if action_rows else []
-    for (game_id, seq, phase, kind, seat, _, at), payload in zip(action_rows, payloads, strict=True):
-        actions[int(game_id)].append(ActionRecord(int(seq), int(phase), kind, seat, payload, at))
-    return [_record(r, tuple(seats[int(r["id"])]), tuple(actions[int(r["id"])])) for r in rows]
+    return game_records(rows, seat_rows, action_rows)
 
 
 async def _load_many(db: aiosqlite.Connection, where: str, params: tuple[Any, ...], *,
@@ -530,13 +522,3 @@ async def _load_many(db: aiosqlite.Connection, where: str, params: tuple[Any, ..
     """:func:`_load_rows` on another aiosqlite connection (storage/stats.py reads games through it)."""
     games: list[GameRecord] = await db._execute(lambda: _load_rows(db._conn, where, params, details=details))
     return games
-
-
-def _record(r: sqlite3.Row, seats: tuple[SeatRecord, ...], actions: tuple[ActionRecord, ...]) -> GameRecord:
-    return GameRecord(
-        id=int(r["id"]), kind=r["kind"], guild_id=r["guild_id"], channel_id=int(r["channel_id"]),
-        host_id=int(r["host_id"]), status=r["status"], options=json.loads(r["options"]), phase=int(r["phase"]),
-        deadline=r["deadline"], lobby_message_id=r["lobby_message_id"], status_message_id=r["status_message_id"],
-        announced_phase=int(r["announced_phase"]), end_reason=r["end_reason"], created_at=r["created_at"],
-        updated_at=r["updated_at"], seats=seats, actions=actions,
-    )

@@ -71,11 +71,7 @@ class Backend:
         """Raw SQL behind the store's back (``?`` placeholders), as an old version of the code might have left."""
         if self.postgres:
             numbered = iter(range(1, len(params) + 1))
-            conn = await asyncpg.connect(self.target)
-            try:
-                await conn.execute(re.sub(r"\?", lambda _: f"${next(numbered)}", sql), *params)
-            finally:
-                await conn.close()
+            await pg_execute(self.target, re.sub(r"\?", lambda _: f"${next(numbered)}", sql), *params)
         else:
             with sqlite3.connect(self.target) as raw:
                 raw.execute(sql, params)
@@ -85,12 +81,17 @@ def sqlite_backend(path: Path) -> Backend:
     return Backend("sqlite", str(path))
 
 
-async def postgres_backend(url: str) -> Backend:
+async def pg_execute(url: str, sql: str, *params: Any) -> None:
+    """One statement on a connection of its own (asyncpg placeholders)."""
     conn = await asyncpg.connect(url)
     try:
-        await conn.execute(EMPTY)
+        await conn.execute(sql, *params)
     finally:
         await conn.close()
+
+
+async def postgres_backend(url: str) -> Backend:
+    await pg_execute(url, EMPTY)
     return Backend("postgres", url)
 
 
@@ -111,11 +112,7 @@ def unavailable(reason: str) -> None:
 
 
 async def create_database(server: str, name: str, *, migrated: bool = True) -> str:
-    conn = await asyncpg.connect(server)
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await conn.close()
+    await pg_execute(server, f'CREATE DATABASE "{name}"')
     url = database_url(server, name)
     if migrated:
         conn = await asyncpg.connect(url)
@@ -127,11 +124,7 @@ async def create_database(server: str, name: str, *, migrated: bool = True) -> s
 
 
 async def drop_database(server: str, name: str) -> None:
-    conn = await asyncpg.connect(server)
-    try:
-        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await conn.close()
+    await pg_execute(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def new_name(prefix: str = "test") -> str:

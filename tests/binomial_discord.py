@@ -8,15 +8,11 @@ from typing import Any
 from bot.core.table import Table, fold
 from bot.games.binomial.game import GAME
 from bot.games.binomial.rules import show
-from tests.discord_world import World, eventually, open_lobby, start_lobby
+from tests.discord_world import World, buttons, eventually, open_lobby, start_lobby
 from tests.fakediscord import Message
 from tests.fakediscord.state import BOT_USER_ID
 
 STEP_ID = re.compile(r"play:binomial:(?P<id>\d+):(?P<step>\d+):")
-
-
-def buttons(message: Message) -> list[dict[str, Any]]:
-    return [c for row in message.components for c in row.get("components", []) if c.get("type") == 2]
 
 
 def bot_messages(world: World) -> list[Message]:

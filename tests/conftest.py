@@ -4,6 +4,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import discord.http
 import pytest
 
 from storage.base import GameStore
@@ -56,6 +57,20 @@ async def backend(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterato
 async def store(backend: Backend) -> AsyncIterator[GameStore]:
     async with backend.store() as opened:
         yield opened
+
+
+@pytest.fixture
+def inspections(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts every Ratelimit.is_inactive call (one per bucket looked at by a walk)."""
+    count = [0]
+    original = discord.http.Ratelimit.is_inactive
+
+    def counted(self: discord.http.Ratelimit) -> bool:
+        count[0] += 1
+        return original(self)
+
+    monkeypatch.setattr(discord.http.Ratelimit, "is_inactive", counted)
+    return count
 
 
 @pytest.fixture

@@ -18,6 +18,11 @@ NAMES = ("ana", "ben", "cy", "dee", "eve")
 PATIENCE = 60.0
 
 
+def buttons(message: Message) -> list[dict[str, Any]]:
+    """A message's buttons (component type 2), row after row."""
+    return [c for row in message.components for c in row.get("components", []) if c.get("type") == 2]
+
+
 async def eventually(predicate: Callable[[], Any], timeout: float = PATIENCE, what: str = "condition") -> Any:
     deadline = time.monotonic() + timeout
     while True:
@@ -67,6 +72,12 @@ class World:
             self.fake.detach(self.bot)
             await self.bot.close()
             self.bot = None
+
+    def speak(self, locale: str) -> None:
+        """The server and every user set to ``locale`` (as Discord clients set in that language send it)."""
+        self.guild.locale = locale
+        for user in self.users.values():
+            user.user.locale = locale
 
     async def restart(self) -> NumberBot:
         await self.stop_bot()

@@ -7,14 +7,10 @@ from typing import Any
 
 from bot.core.table import fold
 from bot.games.numeri.game import GAME
-from tests.discord_world import World, eventually, open_lobby, start_lobby
+from tests.discord_world import World, buttons, eventually, open_lobby, start_lobby
 from tests.fakediscord import Message
 
 TURN_ID = re.compile(r"play:numeri:(?P<id>\d+):(?P<step>\d+):(?P<index>\d+)")
-
-
-def buttons(message: Message) -> list[dict[str, Any]]:
-    return [c for row in message.components for c in row.get("components", []) if c.get("type") == 2]
 
 
 def turn_step(message: Message) -> int | None:

@@ -17,17 +17,8 @@ async def test_a_roll_edited_in_but_not_recorded_goes_on_in_the_same_message(wor
     await start_binomial(world, PLAYERS)
     message = await settled(world)
     assert message is not None
-    for name in PLAYERS:
-        current = await table(world)
-        seat = current.record.seat_of(world.users[name].id).seat  # type: ignore[union-attr]
-        await world.dm(name, current.game.legal(current.state, seat)[0]["cell"])
-    await eventually(lambda: "Roll 2 of 16" in world.fake.visible_text(world.fake.world.messages[message.id]),
-                     what="roll 2 edited into the numerology message")
-    await told(world, message.id)
-    # The bot dies after the edit, before recording it: the step's message and its mark are not stored.
-    await world.bot.store.db.execute("UPDATE games SET status_message_id = NULL, announced_phase = 0")
-    await world.bot.store.db.commit()
-    posted = len(bot_messages(world))
+    await place_all(world)
+    posted = await roll_2_told_but_not_recorded(world, message.id)
     await world.restart()
     await settled(world)
     assert len(bot_messages(world)) == posted and len(numerology_messages(world)) == 1
@@ -38,12 +29,7 @@ async def test_players_acting_before_the_restore_reaches_their_game_get_no_secon
     message = await settled(world)
     assert message is not None
     await place_all(world)
-    await eventually(lambda: "Roll 2 of 16" in world.fake.visible_text(world.fake.world.messages[message.id]),
-                     what="roll 2 edited into the numerology message")
-    await told(world, message.id)
-    await world.bot.store.db.execute("UPDATE games SET status_message_id = NULL, announced_phase = 0")
-    await world.bot.store.db.commit()
-    posted = len(bot_messages(world))
+    posted = await roll_2_told_but_not_recorded(world, message.id)
     # The restore is held back: the players' DMs come in first (a real bot is connected before it is done).
     gate = asyncio.Event()
     await world.stop_bot()
@@ -73,6 +59,17 @@ async def place_all(world: World) -> None:
         seat = current.record.seat_of(world.users[name].id).seat  # type: ignore[union-attr]
         answer = await world.dm(name, current.game.legal(current.state, seat)[0]["cell"])
         assert "goes in" in answer, answer
+
+
+async def roll_2_told_but_not_recorded(world: World, message_id: int) -> int:
+    """Roll 2 edited into the message and recorded, then the record undone: the bot died after the edit,
+    before recording it (the step's message and its mark are not stored). Returns the bot's messages so far."""
+    await eventually(lambda: "Roll 2 of 16" in world.fake.visible_text(world.fake.world.messages[message_id]),
+                     what="roll 2 edited into the numerology message")
+    await told(world, message_id)
+    await world.bot.store.db.execute("UPDATE games SET status_message_id = NULL, announced_phase = 0")
+    await world.bot.store.db.commit()
+    return len(bot_messages(world))
 
 
 async def told(world: World, message_id: int) -> None:

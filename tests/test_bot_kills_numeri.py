@@ -15,6 +15,7 @@ from typing import Any
 from bot.core.table import fold, stored_steps
 from bot.games.numeri.game import GAME
 from tests import numeri_reference as ref
+from tests.discord_world import buttons
 from tests.fakediscord import FakeDiscord, Message
 from tests.process_world import BotDown, ProcessTable, all_versions, steps_of
 
@@ -22,10 +23,6 @@ PLAYERS = ("ana", "ben")
 KILLS = 16
 MODES = ("after-ack", "post-held", "waiting", "callback-held", "requests")
 STAR_FACE = "★ (any token)"
-
-
-def buttons(message: Message) -> list[dict[str, Any]]:
-    return [c for row in message.components for c in row.get("components", []) if c.get("type") == 2]
 
 
 def finals(t: ProcessTable) -> list[Message]:

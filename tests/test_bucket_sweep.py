@@ -6,27 +6,10 @@ bot/http_buckets.py); the bot installs an amortised walk. Counted in bucket insp
 
 from pathlib import Path
 
-import discord.http
-import pytest
-
 from bot.client import NumberBot
 from bot.settings import Settings
 
 NEW_BUCKETS = 3000
-
-
-@pytest.fixture
-def inspections(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts every Ratelimit.is_inactive call (one per bucket looked at by a walk)."""
-    count = [0]
-    original = discord.http.Ratelimit.is_inactive
-
-    def counted(self: discord.http.Ratelimit) -> bool:
-        count[0] += 1
-        return original(self)
-
-    monkeypatch.setattr(discord.http.Ratelimit, "is_inactive", counted)
-    return count
 
 
 def bot(tmp_path: Path) -> NumberBot:

@@ -181,6 +181,13 @@ async def test_a_stale_cache_cannot_store_a_draft_for_a_step_that_is_over(backen
 
 
 # Races across processes ------------------------------------------------------------------------
+async def shuffled(rng: random.Random) -> None:
+    """A random few turns of the event loop (0 to 3), so that each trial of a race starts its racers in
+    another order."""
+    for _ in range(rng.randint(0, 3)):
+        await asyncio.sleep(0)
+
+
 @pytest.mark.parametrize("trial", range(12))
 async def test_acts_racing_an_expire_in_a_restarted_process_lose_no_draft(backend: Backend, clock: FakeClock,
                                                                          trial: int) -> None:
@@ -195,16 +202,14 @@ async def test_acts_racing_an_expire_in_a_restarted_process_lose_no_draft(backen
         rng = random.Random(trial)
 
         async def draft(user: int, bid: int, service: GameService) -> Outcome | None:
-            for _ in range(rng.randint(0, 3)):
-                await asyncio.sleep(0)
+            await shuffled(rng)
             try:
                 return await service.act(game_id, user, text=str(bid), phase=0)
             except TurnOver:
                 return None
 
         async def expire() -> list[StepReport]:
-            for _ in range(rng.randint(0, 3)):
-                await asyncio.sleep(0)
+            await shuffled(rng)
             return await restarted.expire(game_id, 0)
 
         # the second draft goes to the restarted process in half of the trials
@@ -240,8 +245,7 @@ async def test_an_open_move_racing_an_expire_elsewhere_is_applied_once_or_refuse
         rng = random.Random(trial)
 
         async def move() -> Outcome | None:
-            for _ in range(rng.randint(0, 3)):
-                await asyncio.sleep(0)
+            await shuffled(rng)
             try:
                 return await live.act(game_id, users[mover], action={"steps": 2 if table.state.die > 1 else 1})
             except TurnOver:

@@ -54,9 +54,7 @@ async def play_to_end(world: World, *, place: str, fight: str, passing: str) -> 
 
 
 async def test_a_whole_game_of_binomial_in_french(world: World) -> None:
-    world.guild.locale = "fr"
-    for user in world.users.values():
-        user.user.locale = "fr"
+    world.speak("fr")
     opened = await (await world.users["ana"].slash(world.general, "binomial start")).wait()
     assert "Binomial : prenez place" in opened.text() and "Rejoindre" in opened.text()
     no_english(opened.text())

@@ -17,9 +17,7 @@ from tests.test_discord_play import SCRIPT
 @pytest.fixture
 async def french_server(fake_discord: FakeDiscord, db_path: Path, clock: FakeClock) -> AsyncIterator[World]:
     world = await make_world(fake_discord, db_path, clock)
-    world.guild.locale = "fr"
-    for user in world.users.values():
-        user.user.locale = "fr"
+    world.speak("fr")
     yield world
     await world.stop_bot()
 

@@ -303,9 +303,7 @@ async def test_the_number_commands_leave_a_numeri_table_alone(world: World) -> N
 
 
 async def test_numeri_in_french(world: World) -> None:
-    world.guild.locale = "fr"
-    for user in world.users.values():
-        user.user.locale = "fr"
+    world.speak("fr")
     opened = await (await world.users["ana"].slash(world.general, "numeri start")).wait()
     assert "Numeri : prenez place" in opened.text() and "Rejoindre" in opened.text()
     await (await world.users["ben"].click(opened.message, "Rejoindre")).wait()

@@ -1,4 +1,5 @@
-"""The rules engine stays pure: walking its imports finds no discord, aiosqlite or asyncio."""
+"""The games' engines stay pure: walking the imports of every module of every game package (The Number,
+Numeri, Binomial) finds no discord, aiosqlite or asyncio."""
 
 import ast
 import importlib.util
@@ -7,7 +8,7 @@ from pathlib import Path
 import pytest
 
 FORBIDDEN = {"discord", "aiosqlite", "asyncio", "sqlite3", "aiohttp"}
-ENGINE_PACKAGE = "bot.games.thenumber"
+PACKAGES = ("bot.games.thenumber", "bot.games.numeri", "bot.games.binomial")
 
 
 def imported_modules(path: Path, package: str) -> set[str]:
@@ -43,14 +44,22 @@ def walk(module: str, seen: set[str]) -> set[str]:
     return seen
 
 
-def engine_modules() -> list[str]:
-    spec = importlib.util.find_spec(ENGINE_PACKAGE)
+def package_modules(package: str) -> list[str]:
+    spec = importlib.util.find_spec(package)
     assert spec is not None and spec.submodule_search_locations
     folder = Path(next(iter(spec.submodule_search_locations)))
-    return [f"{ENGINE_PACKAGE}.{p.stem}" for p in sorted(folder.glob("*.py")) if p.stem != "__init__"]
+    return [f"{package}.{p.stem}" for p in sorted(folder.glob("*.py")) if p.stem != "__init__"]
 
 
-@pytest.mark.parametrize("module", engine_modules())
+@pytest.mark.parametrize(("package", "expected"), [
+    ("bot.games.numeri", ("rules", "engine", "errors", "game", "replay", "ai", "view")),
+    ("bot.games.binomial", ("engine", "game", "ai", "replay", "rules")),
+])
+def test_every_module_is_walked(package: str, expected: tuple[str, ...]) -> None:
+    assert {f"{package}.{m}" for m in expected} <= set(package_modules(package))
+
+
+@pytest.mark.parametrize("module", [m for package in PACKAGES for m in package_modules(package)])
 def test_engine_imports_nothing_impure(module: str) -> None:
     reached = walk(module, set())
     bad = sorted(m for m in reached if m.split(".")[0] in FORBIDDEN)

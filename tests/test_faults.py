@@ -13,10 +13,20 @@ def posts_in(world: World) -> str:
     return rf"^/channels/{world.general.id}/messages$"
 
 
-
-
 def fast_retries(world: World) -> None:
     world.bot.get_cog("Table").talk.retry_delays = (0.05, 0.1)  # type: ignore[union-attr]
+
+
+async def reveal_is_caught_up_once(world: World) -> None:
+    """Ben's choice ends the turn while the reveal's sends fail: no reveal, a catch-up scheduled, and one
+    reveal once the catch-up runs."""
+    await world.dm("ben", "240")
+    await eventually(lambda: world.bot.scheduler.is_scheduled(("catch-up", 1)), what="a catch-up")
+    assert world.reveals() == []
+    await world.advance(31)
+    await eventually(lambda: world.reveals(), what="the caught-up reveal")
+    await world.wait_status("Turn 2 of 5")
+    assert len(world.reveals()) == 1
 
 
 async def test_server_errors_on_the_reveal_are_retried_and_it_is_posted_once(world: World) -> None:
@@ -60,13 +70,7 @@ async def test_a_rate_limit_that_outlasts_discordpy_is_retried_then_caught_up(wo
     await world.dm("ana", "513")
     # discord.py's five tries for each of the bot's three sends (first and two retries): all refused
     world.fake.fail_next("POST", posts_in(world), 429, times=15, retry_after=0.01)
-    await world.dm("ben", "240")
-    await eventually(lambda: world.bot.scheduler.is_scheduled(("catch-up", 1)), what="a catch-up")
-    assert world.reveals() == []
-    await world.advance(31)
-    await eventually(lambda: world.reveals(), what="the caught-up reveal")
-    await world.wait_status("Turn 2 of 5")
-    assert len(world.reveals()) == 1
+    await reveal_is_caught_up_once(world)
 
 
 async def test_a_dm_acknowledgement_outlasting_discordpys_rate_limit_tries_is_sent_again(world: World) -> None:
@@ -85,13 +89,7 @@ async def test_a_long_outage_is_caught_up_later(world: World) -> None:
     fast_retries(world)
     await world.dm("ana", "513")
     world.fake.fail_next("POST", posts_in(world), 503, times=3)  # more than the retries
-    await world.dm("ben", "240")
-    await eventually(lambda: world.bot.scheduler.is_scheduled(("catch-up", 1)), what="a catch-up")
-    assert world.reveals() == []
-    await world.advance(31)
-    await eventually(lambda: world.reveals(), what="the caught-up reveal")
-    await world.wait_status("Turn 2 of 5")
-    assert len(world.reveals()) == 1
+    await reveal_is_caught_up_once(world)
 
 
 async def test_a_deleted_channel_ends_the_game_and_tells_the_host(world: World) -> None:

@@ -16,7 +16,6 @@ from typing import Any
 
 import discord
 import discord.http
-import pytest
 
 from bench.opening import Opening
 from bot.client import NumberBot
@@ -59,19 +58,6 @@ def counting_lines(work: Work) -> Iterator[None]:
         yield
     finally:
         sys.settrace(previous)
-
-
-@pytest.fixture
-def inspections(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    count = [0]
-    original = discord.http.Ratelimit.is_inactive
-
-    def counted(self: discord.http.Ratelimit) -> bool:
-        count[0] += 1
-        return original(self)
-
-    monkeypatch.setattr(discord.http.Ratelimit, "is_inactive", counted)
-    return count
 
 
 async def test_an_opening_costs_as_much_work_after_400_tables_as_after_16(

@@ -197,3 +197,16 @@ def loads_strict(text: str | bytes, error: Callable[[str], Exception]) -> object
         raise error(f"not valid JSON: {str(exc).splitlines()[0]}") from None
     except RecursionError:
         raise error("not a replay script: the JSON is nested too deeply") from None
+
+
+def script_players(data: Mapping[str, Any], low: int, high: int, error: Callable[[str], Exception]) -> list[str]:
+    """A replay script's ``players``: ``low`` to ``high`` distinct non-empty names; else ``error(why)``."""
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
+        raise error("players: must be a list of non-empty names")
+    if not low <= len(players) <= high:
+        raise error(f"players: {low} to {high} players needed, got {len(players)}")
+    twice = sorted({p for p in players if players.count(p) > 1})
+    if twice:
+        raise error(f"players: {twice[0]!r} is listed more than once")
+    return players

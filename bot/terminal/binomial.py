@@ -18,7 +18,7 @@ from bot.games.binomial.game import GAME
 from bot.games.binomial.rules import CARD_BY_KEY, CARDS, CELLS, DECK_SIZE, ROLLS, Card, show
 from bot.games.binomial.view import View, fitting
 
-from . import seat_names
+from . import read_answer, seat_names
 
 HUMAN = 0
 
@@ -102,14 +102,9 @@ class _Abandon(Exception):
 def _ask(state: State, question: str, inp: TextIO, out: TextIO) -> Mapping[str, Any]:
     """The human's canonical action, asking again after a refusal or a help request."""
     while True:
-        out.write(question)
-        out.flush()
-        line = inp.readline()
-        if not line:
-            out.write("\n")
+        line = read_answer(question, inp, out)
+        if line is None:
             raise _Abandon
-        if not inp.isatty():  # scripted input: echo it so the transcript reads like a session
-            out.write(line if line.endswith("\n") else line + "\n")
         word = line.strip().lower()
         if word in ("help", "?", "rules"):
             out.write(RULES_TEXT + "\n")

@@ -15,7 +15,7 @@ from bot.games.numeri.errors import choice_text
 from bot.games.numeri.game import GAME, die_rng
 from bot.games.numeri.rules import RULES_TEXT
 
-from . import seat_names
+from . import read_answer, seat_names
 from .numeri_render import render_event, render_final, render_tokens, render_track
 
 HELP_WORDS = {"help", "?", "rules"}
@@ -27,15 +27,10 @@ def _ask(state: State, legal: list[list[int]], stdin: TextIO, stdout: TextIO) ->
     """The human's choice; None when the input ends or the player quits."""
     menu = "  ".join(f"{i}) {choice_text(c)}" for i, c in enumerate(legal, start=1))
     while True:
-        stdout.write(f"Your moves: {menu}\nPick a number from the list, or type the tokens (1 3 or 1+3); "
-                     "help for the rules: ")
-        stdout.flush()
-        line = stdin.readline()
-        if not line:
-            stdout.write("\n")
+        line = read_answer(f"Your moves: {menu}\nPick a number from the list, or type the tokens (1 3 or 1+3); "
+                           "help for the rules: ", stdin, stdout)
+        if line is None:
             return None
-        if not stdin.isatty():
-            stdout.write(line if line.endswith("\n") else line + "\n")
         text = line.strip()
         if text.lower() in HELP_WORDS:
             stdout.write(RULES_TEXT + "\n")

@@ -21,7 +21,7 @@ from bot.games.thenumber.replay import script_json
 from bot.games.thenumber.rules import BEST_SEATS, TURNS_PER_ROUND
 from bot.i18n.thenumber import refusal
 
-from . import seat_names
+from . import read_answer, seat_names
 from .render import (
     render_boards,
     render_round_end,
@@ -80,14 +80,9 @@ class PlayResult:
 def _ask(state: GameState, available: frozenset[int], out: TextIO, inp: TextIO) -> Action | None:
     """The human's canonical action, asking again after each refusal; None at end of input."""
     while True:
-        out.write(f"Your number (available digits: {format_digits(available)}): ")
-        out.flush()
-        line = inp.readline()
-        if not line:
-            out.write("\n")
+        line = read_answer(f"Your number (available digits: {format_digits(available)}): ", inp, out)
+        if line is None:
             return None
-        if not inp.isatty():  # scripted input: echo it so the transcript reads like a session
-            out.write(line if line.endswith("\n") else line + "\n")
         if line.strip().lower() in HELP_WORDS:
             out.write(render_rules() + "\n")
             continue

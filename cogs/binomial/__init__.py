@@ -13,9 +13,8 @@ from bot.games.binomial.game import GAME
 from bot.games.binomial.rules import MAX_SEATS, TURN_SECONDS
 from bot.i18n import t
 from cogs.table.answers import SlowAnswer, send
+from cogs.table.game_cog import add_game_cog, cmd, send_rules, start_options
 from cogs.table.language import Languages
-from cogs.table.presenter import register
-from cogs.table.stats import add_stats_commands
 from cogs.table.talk import seat_infos
 
 from .render import KEY, PRESENTER
@@ -29,10 +28,6 @@ TURN = next(o for o in GAME.options if o.name == "turn_seconds")
 LOW, HIGH = TURN.min or 15, TURN.max or 3600
 
 
-def cmd(text: str, key: str) -> app_commands.locale_str:
-    return app_commands.locale_str(text, key=key)
-
-
 class BinomialCog(commands.Cog, name="Binomial"):
     group = app_commands.Group(name=cmd("binomial", "binomial.cmd.binomial"),
                                description=cmd("Play Binomial, the game of secret two-digit numbers",
@@ -44,19 +39,15 @@ class BinomialCog(commands.Cog, name="Binomial"):
 
     @group.command(name=cmd("start", "commands.start"), description=cmd("Open a table of Binomial in this channel",
                                                                     "binomial.cmd.start.desc"))
-    @app_commands.rename(turn_seconds=cmd("turn_seconds", "commands.opt.turn_seconds"),
-                         ai_players=cmd("ai_players", "commands.opt.ai_players"),
-                         ai_level=cmd("ai_level", "commands.opt.ai_level"),
-                         dark=cmd("dark", "binomial.cmd.opt.dark"),
+    @start_options(turn_seconds=cmd("Seconds per roll and per declaration (15-3600, default 30)",
+                                    "binomial.cmd.opt.turn_seconds.desc"),
+                   ai_players=cmd("AI players to seat now (0-6)", "binomial.cmd.opt.ai_players.desc"))
+    @app_commands.rename(dark=cmd("dark", "binomial.cmd.opt.dark"),
                          reward_for_fighting=cmd("reward_for_fighting", "binomial.cmd.opt.reward"),
                          openness=cmd("openness", "binomial.cmd.opt.openness"),
                          same_boat=cmd("same_boat", "binomial.cmd.opt.same_boat"),
                          match=cmd("match", "binomial.cmd.opt.match"))
-    @app_commands.describe(turn_seconds=cmd("Seconds per roll and per declaration (15-3600, default 30)",
-                                            "binomial.cmd.opt.turn_seconds.desc"),
-                           ai_players=cmd("AI players to seat now (0-6)", "binomial.cmd.opt.ai_players.desc"),
-                           ai_level=cmd("How well the AI players play", "commands.opt.ai_level.desc"),
-                           dark=cmd("Playing in the dark: everybody declares at once, secretly",
+    @app_commands.describe(dark=cmd("Playing in the dark: everybody declares at once, secretly",
                                     "binomial.cmd.opt.dark.desc"),
                            reward_for_fighting=cmd("With 3 or more fighters the winner gets 1 more point",
                                                    "binomial.cmd.opt.reward.desc"),
@@ -79,9 +70,7 @@ class BinomialCog(commands.Cog, name="Binomial"):
     @group.command(name=cmd("rules", "commands.rules"), description=cmd("How to play Binomial",
                                                                         "binomial.cmd.rules.desc"))
     async def rules_cmd(self, interaction: Interaction) -> None:
-        lang = await self.languages.for_user(interaction)
-        card = PRESENTER.rules(lang)
-        await interaction.response.send_message(embeds=list(card.embeds), ephemeral=True)
+        await send_rules(interaction, self.languages, PRESENTER)
 
     @group.command(name=cmd("sheet", "binomial.cmd.sheet"),
                    description=cmd("Your own sheet, privately", "binomial.cmd.sheet.desc"))
@@ -105,9 +94,4 @@ class BinomialCog(commands.Cog, name="Binomial"):
 
 
 async def setup(bot: NumberBot) -> None:
-    register(bot, PRESENTER)
-    await bot.add_cog(BinomialCog(bot))
-    group = bot.tree.get_command("binomial")
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError("BinomialCog did not register the /binomial group")
-    await add_stats_commands(bot, group, KEY, BinomialStats())
+    await add_game_cog(bot, BinomialCog(bot), "binomial", KEY, PRESENTER, BinomialStats())

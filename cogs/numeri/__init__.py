@@ -10,9 +10,8 @@ from discord.ext import commands
 
 from bot.games.numeri.game import TURN_SECONDS
 from bot.games.numeri.rules import MAX_SEATS
+from cogs.table.game_cog import add_game_cog, cmd, send_rules, start_options
 from cogs.table.language import Languages
-from cogs.table.presenter import register
-from cogs.table.stats import add_stats_commands
 
 from .render import KEY, PRESENTER
 from .stats import NumeriStats
@@ -22,10 +21,6 @@ if TYPE_CHECKING:
 
 Interaction = discord.Interaction[Any]
 LOW, HIGH = TURN_SECONDS.min or 15, TURN_SECONDS.max or 3600
-
-
-def cmd(text: str, key: str) -> app_commands.locale_str:
-    return app_commands.locale_str(text, key=key)
 
 
 class NumeriCog(commands.Cog, name="Numeri"):
@@ -38,12 +33,7 @@ class NumeriCog(commands.Cog, name="Numeri"):
 
     @group.command(name=cmd("start", "commands.start"), description=cmd("Open a table of Numeri in this channel",
                                                                     "numeri.cmd.start.desc"))
-    @app_commands.rename(turn_seconds=cmd("turn_seconds", "commands.opt.turn_seconds"),
-                         ai_players=cmd("ai_players", "commands.opt.ai_players"),
-                         ai_level=cmd("ai_level", "commands.opt.ai_level"))
-    @app_commands.describe(turn_seconds=cmd("Seconds per turn (15-3600)", "commands.opt.turn_seconds.desc"),
-                           ai_players=cmd("AI players to seat now (0-3)", "numeri.cmd.opt.ai_players.desc"),
-                           ai_level=cmd("How well the AI players play", "commands.opt.ai_level.desc"))
+    @start_options(ai_players=cmd("AI players to seat now (0-3)", "numeri.cmd.opt.ai_players.desc"))
     @app_commands.guild_only()
     async def start(self, interaction: Interaction, turn_seconds: app_commands.Range[int, LOW, HIGH] | None = None,
                     ai_players: app_commands.Range[int, 0, MAX_SEATS - 1] = 0,
@@ -55,15 +45,8 @@ class NumeriCog(commands.Cog, name="Numeri"):
 
     @group.command(name=cmd("rules", "commands.rules"), description=cmd("How to play Numeri", "numeri.cmd.rules.desc"))
     async def rules_cmd(self, interaction: Interaction) -> None:
-        lang = await self.languages.for_user(interaction)
-        card = PRESENTER.rules(lang)
-        await interaction.response.send_message(embeds=list(card.embeds), ephemeral=True)
+        await send_rules(interaction, self.languages, PRESENTER)
 
 
 async def setup(bot: NumberBot) -> None:
-    register(bot, PRESENTER)
-    await bot.add_cog(NumeriCog(bot))
-    group = bot.tree.get_command("numeri")
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError("NumeriCog did not register the /numeri group")
-    await add_stats_commands(bot, group, KEY, NumeriStats())
+    await add_game_cog(bot, NumeriCog(bot), "numeri", KEY, PRESENTER, NumeriStats())

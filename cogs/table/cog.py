@@ -34,7 +34,7 @@ from storage.base import GameRecord
 from .answers import Deferral, SlowAnswer, edit, reply, send, settled
 from .components import MODAL_ID, TEXT_FIELD_ID, TextModal, choices_view, lobby_view, pick_view
 from .dms import DirectMessages
-from .language import AUTO, Languages
+from .language import AUTO, Languages, cmd
 from .permissions import check_channel_permissions
 from .presenter import Card, Presenter, Presenters
 from .refusals import USER_ERRORS, Refused, explain, word
@@ -48,10 +48,6 @@ Interaction = discord.Interaction[Any]
 AI_NAMES = ("Ada", "Blaise", "Carl", "Dora", "Emmy", "Fermat")
 RECENT_GAMES = 20  # /score after a game looks this far back for the channel's last finished game
 MODAL_CHECK_WITHIN = 1.5  # a modal cannot follow a deferral: past this, defer and say so
-def cmd(text: str, key: str) -> app_commands.locale_str:
-    return app_commands.locale_str(text, key=key)
-
-
 class TableCog(DirectMessages, commands.Cog, name="Table"):
     def __init__(self, bot: NumberBot) -> None:
         self.bot = bot

@@ -12,6 +12,11 @@ from storage.base import GameRecord, GameStore
 AUTO = "auto"
 
 
+def cmd(text: str, key: str) -> app_commands.locale_str:
+    """A command name, description or option text, translated from the catalogs (see CatalogTranslator)."""
+    return app_commands.locale_str(text, key=key)
+
+
 def _key(guild_id: int) -> str:
     return f"language:{guild_id}"
 

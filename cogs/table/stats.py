@@ -42,6 +42,7 @@ from bot.core.table import fold, seed_of, stored_steps
 from bot.games import GAMES, game_for
 from bot.i18n import language_of, t
 from cogs.table import stats_render
+from cogs.table.language import cmd as loc
 from storage.backend import Stats, make_stats
 from storage.base import GameRecord, UnknownGame
 from storage.stats import RankBy
@@ -107,11 +108,6 @@ class Board:
 
 class Refusal(Exception):
     """A request these commands turn down with a private line (already translated)."""
-
-
-def loc(text: str, key: str) -> app_commands.locale_str:
-    """A command, option or choice text, translated from the ``stats`` catalogs by the bot's translator."""
-    return app_commands.locale_str(text, key=key)
 
 
 async def lang(interaction: Interaction) -> str:

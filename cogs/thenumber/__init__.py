@@ -10,9 +10,8 @@ from discord.ext import commands
 from bot.core.errors import GameError
 from bot.games.thenumber import rules
 from bot.games.thenumber.game import TURN_SECONDS
+from cogs.table.game_cog import add_game_cog, cmd, send_rules, start_options
 from cogs.table.language import Languages
-from cogs.table.presenter import register
-from cogs.table.stats import add_stats_commands
 
 from .components import DYNAMIC_ITEMS, on_legacy_modal
 from .presenter import KEY, PRESENTER
@@ -23,11 +22,6 @@ if TYPE_CHECKING:
 
 Interaction = discord.Interaction[Any]
 LOW, HIGH = TURN_SECONDS.min or 15, TURN_SECONDS.max or 3600
-
-
-def cmd(text: str, key: str) -> app_commands.locale_str:
-    """A command name or description, translated from the catalogs (see CatalogTranslator)."""
-    return app_commands.locale_str(text, key=key)
 
 
 class TheNumberCog(commands.Cog, name="TheNumber"):
@@ -43,12 +37,7 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
 
     @group.command(name=cmd("start", "commands.start"), description=cmd("Open a table of The Number in this channel",
                                                                     "commands.start.desc"))
-    @app_commands.rename(turn_seconds=cmd("turn_seconds", "commands.opt.turn_seconds"),
-                         ai_players=cmd("ai_players", "commands.opt.ai_players"),
-                         ai_level=cmd("ai_level", "commands.opt.ai_level"))
-    @app_commands.describe(turn_seconds=cmd("Seconds per turn (15-3600)", "commands.opt.turn_seconds.desc"),
-                           ai_players=cmd("AI players to seat now (0-4)", "commands.opt.ai_players.desc"),
-                           ai_level=cmd("How well the AI players play", "commands.opt.ai_level.desc"))
+    @start_options(ai_players=cmd("AI players to seat now (0-4)", "commands.opt.ai_players.desc"))
     @app_commands.guild_only()
     async def start(self, interaction: Interaction, turn_seconds: app_commands.Range[int, 15, 3600] | None = None,
                     ai_players: app_commands.Range[int, 0, 4] = 0,
@@ -64,8 +53,7 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
     @group.command(name=cmd("rules", "commands.rules"), description=cmd("How to play The Number",
                                                                         "commands.rules.desc"))
     async def rules_cmd(self, interaction: Interaction) -> None:
-        lang = await self.languages.for_user(interaction)
-        await interaction.response.send_message(embeds=list(PRESENTER.rules(lang).embeds), ephemeral=True)
+        await send_rules(interaction, self.languages, PRESENTER)
 
     @app_commands.command(name=cmd("digits", "commands.digits"),
                           description=cmd("A player's board: which digits are crossed off", "commands.digits.desc"))
@@ -82,10 +70,5 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
 
 
 async def setup(bot: "NumberBot") -> None:
-    register(bot, PRESENTER)
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
-    await bot.add_cog(TheNumberCog(bot))
-    group = bot.tree.get_command("thenumber")
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError("TheNumberCog did not register the /thenumber group")
-    await add_stats_commands(bot, group, KEY, TheNumberStats())
+    await add_game_cog(bot, TheNumberCog(bot), "thenumber", KEY, PRESENTER, TheNumberStats())

@@ -11,8 +11,9 @@ import io
 import logging
 import multiprocessing
 import warnings
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import TypeVar
 
 import discord
 
@@ -25,6 +26,7 @@ from storage.base import GameRecord
 from .records import rebuild, seat_key, unique_names
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 # One rendering process: a chart is ~0.1 s of mostly GIL-holding Python and C, which in a thread would hold
 # up the event loop (and every interaction) when many games end at once; in its own process it runs on the
 # other core. Charts queue there; past MAX_QUEUED a final message goes without one. "spawn": the bot has
@@ -147,27 +149,26 @@ async def final_chart_file(record: GameRecord, state: GameState | None = None, l
 
     ``state`` is the game's engine state when the caller has it (the presenter does); otherwise the
     record must carry its actions and is folded here."""
-    try:
-        if state is None:
-            state = rebuild(record)
-        if not state.history:
-            return None
-        return await chart_file(record, state, language)
-    except ChartsBusy as busy:
-        log.info("no score race for game %s: %s", record.id, busy)
-        return None
-    except Exception:
-        log.exception("could not draw the score race of game %s", record.id)
-        return None
+    async def draw() -> discord.File | None:
+        folded = rebuild(record) if state is None else state
+        return await chart_file(record, folded, language) if folded.history else None
+    return await _quietly(record.id, draw)
 
 
 async def final_chart_png(record: GameRecord, state: GameState, language: str = "en") -> bytes | None:
     """The final message's chart as bytes, or None (never raises, like :func:`final_chart_file`)."""
-    try:
+    async def draw() -> bytes | None:
         return await chart_png(record, state, language) if state.history else None
+    return await _quietly(record.id, draw)
+
+
+async def _quietly(game_id: int, draw: Callable[[], Awaitable[T | None]]) -> T | None:
+    """What ``draw`` returns, or None if it raises (busy charts are only logged: a reveal goes on without)."""
+    try:
+        return await draw()
     except ChartsBusy as busy:
-        log.info("no score race for game %s: %s", record.id, busy)
+        log.info("no score race for game %s: %s", game_id, busy)
         return None
     except Exception:
-        log.exception("could not draw the score race of game %s", record.id)
+        log.exception("could not draw the score race of game %s", game_id)
         return None

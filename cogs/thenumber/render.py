@@ -75,16 +75,22 @@ def turn_title(view: PublicView, lang: str) -> str:
              turns=rules.TURNS_PER_ROUND)
 
 
+def _out_of_turn(view: PublicView, seat: SeatInfo, lang: str) -> str | None:
+    """The mark of a seat that takes no part in this turn (it left, was kicked, or sits out), else None."""
+    if seat.state != "seated":
+        return t("thenumber.status.left" if seat.state == "left" else "thenumber.status.kicked", lang)
+    if str(seat.seat) in view.exhausted:
+        return t("thenumber.status.sits_out", lang)
+    return None
+
+
 def status_embed(view: PublicView, seats: Sequence[SeatInfo], deadline: float | None, lang: str) -> discord.Embed:
     lines = []
     for seat in seats:
-        if seat.state != "seated":
-            mark = t("thenumber.status.left" if seat.state == "left" else "thenumber.status.kicked", lang)
-        elif str(seat.seat) in view.exhausted:
-            mark = t("thenumber.status.sits_out", lang)
-        elif seat.awaited:
+        mark = _out_of_turn(view, seat, lang)
+        if mark is None and seat.awaited:
             mark = t("thenumber.status.choosing", lang) + (t("thenumber.status.away", lang) if seat.away else "")
-        else:
+        elif mark is None:
             mark = t("thenumber.status.chosen", lang)
         lines.append(f"{who(seat)}: {mark}")
     double = t("thenumber.status.double", lang) if view.turn == rules.TURNS_PER_ROUND else ""
@@ -106,11 +112,8 @@ def closed_embed(view: PublicView, seats: Sequence[SeatInfo], by_deadline: bool,
     """A turn message once its turn is over (the reveal follows in the next message): who chose, who did not."""
     lines = []
     for seat in seats:
-        if seat.state != "seated":
-            mark = t("thenumber.status.left" if seat.state == "left" else "thenumber.status.kicked", lang)
-        elif str(seat.seat) in view.exhausted:
-            mark = t("thenumber.status.sits_out", lang)
-        else:
+        mark = _out_of_turn(view, seat, lang)
+        if mark is None:
             mark = t("thenumber.closed.missed" if seat.awaited else "thenumber.status.chosen", lang)
         lines.append(f"{who(seat)}: {mark}")
     embed = discord.Embed(title=t("thenumber.closed.title", lang, turn_title=turn_title(view, lang)),

@@ -15,7 +15,7 @@ import json
 import re
 from typing import Any
 
-from bot.core.game import loads_strict
+from bot.core.game import loads_strict, script_players
 
 from .engine import State, Variants, new_game, place, play_round, roll
 from .errors import BinomialError
@@ -36,18 +36,6 @@ class ScriptError(Exception):
 
 def load(text: str | bytes) -> object:
     return loads_strict(text, ScriptError)
-
-
-def _players(data: dict[str, Any]) -> list[str]:
-    players = data.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-        raise ScriptError("players: must be a list of non-empty names")
-    if len(players) not in SEATS:
-        raise ScriptError(f"players: {SEATS.start} to {SEATS.stop - 1} players needed, got {len(players)}")
-    twice = sorted({p for p in players if players.count(p) > 1})
-    if twice:
-        raise ScriptError(f"players: {twice[0]!r} is listed more than once")
-    return players
 
 
 def _variants(data: dict[str, Any], seats: int) -> Variants:
@@ -149,7 +137,7 @@ def replay(data: object) -> dict[str, Any]:
     if data.get("game") != GAME_KEY:
         got = json.dumps(data["game"]) if "game" in data else "missing"
         raise ScriptError(f'game: must be "{GAME_KEY}", got {got}')
-    players = _players(data)
+    players = script_players(data, SEATS.start, SEATS.stop - 1, ScriptError)
     variants = _variants(data, len(players))
     chairman = data.get("chairman")
     if chairman not in players:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.core.game import loads_strict
+from bot.core.game import loads_strict, script_players
 
 from . import engine, errors
 from .engine import Choice, Moved, Passed, State
@@ -37,14 +37,7 @@ def replay_text(text: str) -> dict[str, Any]:
 
 
 def _players(data: dict[str, Any]) -> tuple[list[str], int]:
-    players = data.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-        raise ScriptError("players: must be a list of non-empty names")
-    if not MIN_SEATS <= len(players) <= MAX_SEATS:
-        raise ScriptError(f"players: {MIN_SEATS} to {MAX_SEATS} players needed, got {len(players)}")
-    twice = sorted({p for p in players if players.count(p) > 1})
-    if twice:
-        raise ScriptError(f"players: {twice[0]!r} is listed more than once")
+    players = script_players(data, MIN_SEATS, MAX_SEATS, ScriptError)
     first = data.get("first")
     if not isinstance(first, str) or first not in players:
         raise ScriptError(f"first: {json.dumps(first)} is not one of the players")

@@ -43,11 +43,6 @@ def digits_of(number: str) -> frozenset[int]:
     return NUMBERS[number][2]
 
 
-def digit_mask(number: str) -> int:
-    """The digits of a number as a 10-bit mask, for fast "shares a digit" tests."""
-    return NUMBERS[number][1]
-
-
 def check_available(number: str, crossed: frozenset[int]) -> None:
     """Raise :class:`UnavailableDigit` if ``number`` uses a crossed-off digit."""
     used = digits_of(number) & crossed

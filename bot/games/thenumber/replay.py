@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from bot.core.game import loads_strict
+from bot.core.game import loads_strict, script_players
 
 from .engine import GameState, TurnOutcome, new_game, play_turn
 from .errors import MalformedNumber
@@ -29,14 +29,7 @@ def parse_script(text: str) -> tuple[list[str], list[list[dict[str, str]]]]:
     data = loads_strict(text, ScriptError)
     if not isinstance(data, dict):
         raise ScriptError("the script must be a JSON object with 'players' and 'rounds'")
-    players = data.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-        raise ScriptError("players: must be a list of non-empty names")
-    if not MIN_SEATS <= len(players) <= MAX_SEATS:
-        raise ScriptError(f"players: {MIN_SEATS} to {MAX_SEATS} players needed, got {len(players)}")
-    if len(set(players)) != len(players):
-        twice = sorted({p for p in players if players.count(p) > 1})
-        raise ScriptError(f"players: {twice[0]!r} is listed more than once")
+    players = script_players(data, MIN_SEATS, MAX_SEATS, ScriptError)
     rounds = data.get("rounds")
     if not isinstance(rounds, list) or len(rounds) != ROUNDS:
         got = len(rounds) if isinstance(rounds, list) else "none"
