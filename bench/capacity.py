@@ -88,6 +88,7 @@ MAX_TABLES = 4096
 LAST_TURN = 9  # a game has 10 turns: the last one a table may play here must have a next turn message
 TITLE = re.compile(r"Round (\d) of 2 · Turn (\d) of 5: choose")
 CPU_BOUND = 0.6  # a process busier than this share of one core measures the CPU as much as the token
+CPU_WAITED_BOUND = 0.1  # the bot's loop ready but without a CPU this share of the time: the machine is busy
 LOOP_LAG_BOUND = 0.05  # s: an event loop late by this much at p99 is CPU-bound
 SATURATED = 0.5  # share of the limit's windows that were full: the token was the bottleneck
 
@@ -173,6 +174,7 @@ class Measurement:
     requests_per_bot_second: float = float("nan")  # globally limited requests let through
     cpu_share: float = float("nan")  # the bot process's CPU time / wall time over the measured window
     harness_cpu_share: float = float("nan")  # the fake's and the players' process, the same
+    cpu_waited: float = float("nan")  # share of the window the bot's loop thread was ready but had no CPU
     loop_lag_p99: float = float("nan")  # s, real
     answer_p99: float = float("nan")  # s, real: the bot's first answers to interactions
     load_average: float = float("nan")
@@ -183,7 +185,8 @@ class Measurement:
 
     @property
     def cpu_bound(self) -> bool:
-        return self.cpu_share >= CPU_BOUND or self.loop_lag_p99 >= LOOP_LAG_BOUND
+        return (self.cpu_share >= CPU_BOUND or self.loop_lag_p99 >= LOOP_LAG_BOUND
+                or self.cpu_waited >= CPU_WAITED_BOUND)
 
     def bound(self) -> str:
         """What held this N back: the token (its windows full), the machine (a late event loop), or both."""
@@ -205,8 +208,9 @@ class Measurement:
                 f" answers: {self.missed_answers} of {self.answers_measured} missed 3 s, {self.wrong_answers} wrong,"
                 f" p99 {self.answer_p99 * 1000:.0f} ms; {self.refused_429} x 429,"
                 f" {self.requests_per_bot_second:.1f} req/s, {self.full_windows:.0%} windows full;"
-                f" bot CPU {self.cpu_share:.0%}, loop lag p99 {self.loop_lag_p99 * 1000:.0f} ms, harness CPU"
-                f" {self.harness_cpu_share:.0%}, load {self.load_average:.2f}; {self.reopened} reopened;"
+                f" bot CPU {self.cpu_share:.0%} (waited for one {self.cpu_waited:.0%}), loop lag p99"
+                f" {self.loop_lag_p99 * 1000:.0f} ms, harness CPU {self.harness_cpu_share:.0%},"
+                f" load {self.load_average:.2f}; {self.reopened} reopened;"
                 f" {self.seconds:.0f} s"
                 + (f"; ERROR {self.error}" if self.error else ""))
 
@@ -250,6 +254,39 @@ class BotDatabase:
             self.db = None
 
 
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds of ``pid`` and of its children (the chart renderer's worker process, when a game ended)."""
+    total = 0.0
+    for proc in [pid, *_children(pid)]:
+        try:
+            with open(f"/proc/{proc}/stat", encoding="ascii") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        total += (int(fields[11]) + int(fields[12])) / TICKS
+    return total
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        found += [int(c) for c in task.read_text().split()]
+    return found
+
+
+def run_queue_wait(pid: int) -> float:
+    """Seconds the main thread of ``pid`` has spent ready to run but waiting for a CPU (the machine's other
+    work: on this machine every session is its own scheduling group, so other helpers' niced jobs count)."""
+    try:
+        with open(f"/proc/{pid}/schedstat", encoding="ascii") as fh:
+            return int(fh.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
 class BotProcess:
     """``python -m bot`` of the product tree ``tree`` (bench/capacity_child.py around it), against the fake."""
 
@@ -280,6 +317,11 @@ class BotProcess:
     def tail(self) -> str:
         text = self.log.read_text(errors="replace") if self.log.exists() else ""
         return " | ".join(text.strip().splitlines()[-3:])[:400]
+
+    def usage(self) -> tuple[float, float]:
+        """(CPU seconds of the bot and its children, seconds its event loop's thread waited for a CPU)."""
+        assert self.proc is not None
+        return process_cpu(self.proc.pid), run_queue_wait(self.proc.pid)
 
     def signal(self, which: int) -> None:
         assert self.proc is not None
@@ -317,6 +359,7 @@ class Simulation:
         self.tmp, self.tree, self.profile = tmp, tree, profile
         self.rng = random.Random(seed * 1000 + tables)
         self.fake = FakeDiscord(spec_path=None)  # the OpenAPI layer is the test suite's (and api_economy's)
+        self.fake.keep_events = False  # no log of every dispatch, no copy per session: the harness has one core
         self.clock = CompressedClock(factor)
         self.tables: list[TableRun] = []
         self.by_channel: dict[int, TableRun] = {}
@@ -511,16 +554,23 @@ class Simulation:
             await asyncio.gather(*openers)
             self.fake.interaction_deadline = DISCORD_ANSWER_DEADLINE
             limit = self.fake.limit_globally(DISCORD_REQUESTS, DISCORD_WINDOW / self.factor)
+            # The harness's heap (the fake's world, every interaction) is long-lived: out of the collector's
+            # way, or each full collection would hold up the fake's loop for a second.
+            gc.collect()
+            gc.freeze()
             self.measure_from = time.monotonic()
             self.bot.signal(signal.SIGUSR1)
-            gc.collect()
-            cpu0, wall0 = time.process_time(), time.monotonic()
+            cpu0, wall0, (bot0, queued0) = time.process_time(), time.monotonic(), self.bot.usage()
             await self.done.wait()  # every table through its measured turns (or stalled)
             self.measure_to = time.monotonic()
             wall = self.measure_to - wall0
+            bot1, queued1 = self.bot.usage()
             result.harness_cpu_share = (time.process_time() - cpu0) / wall
+            result.cpu_share = (bot1 - bot0) / wall
+            result.cpu_waited = (queued1 - queued0) / wall
             child = await self.bot.collect()
         finally:
+            gc.unfreeze()
             for task in [*openers, *players]:  # no simulated player may act on a stopped bot
                 task.cancel()
             await asyncio.gather(*openers, *players, return_exceptions=True)
@@ -537,7 +587,6 @@ class Simulation:
             child = await self.run_tables(result)
         finally:
             await self.stop()
-        result.cpu_share = child["cpu"] / max(child["wall"], 1e-9)
         result.warnings = child["warnings"]
         calls: list[tuple[int | None, float, float]] = [tuple(c) for c in child["calls"]]  # type: ignore[misc]
         lags = [lag * self.factor for turn in sorted(self.lags) for lag in self.lags[turn]]

@@ -100,9 +100,12 @@ class Instruments:
 
     async def tick(self) -> None:
         loop = asyncio.get_running_loop()
+        parent = os.getppid()
         while True:
             before = loop.time()
             await asyncio.sleep(0.01)
+            if os.getppid() != parent:  # the harness is gone (killed): no bot may outlive it
+                os._exit(1)
             if self.started is not None:
                 self.ticks.append(loop.time() - before - 0.01)
 
