@@ -1,33 +1,42 @@
 """Capacity: how many concurrent The Number tables one bot token serves under Discord's global 50 requests/s,
 measured in a simulation (not a formula).
 
-The real bot (``bot.client.NumberBot``, a real SQLite file) plays N tables of 5 players against the local fake
-Discord with its global rate limit on (``FakeDiscord.limit_globally``: 50 requests per window per token,
-interaction callbacks and webhooks exempt, a 429 that discord.py answers by locking and retrying). Each turn
-lasts 30 s; each player chooses at a random moment of it (uniform over 1-27 s after the turn opened, or as soon
-as the turn message appears if it comes later), either through the turn message's button and the modal
-(click "Choose secretly", submit the number) or by DM, one path per search. A turn's lag runs from its last
-choice (or its deadline, if a player could not choose in time) to the next turn message. The token's share of
-it is timed in the bot: each REST call's wait from its call into discord.py's ``HTTPClient.request`` to the
-start of its last HTTP attempt (discord.py's global lock and its sleeps after each 429; ``TokenWaits``), summed
-over the calls to the table's channel inside the turn's lag (the reveal's edit, then the next turn message). N
-keeps up when that wait stays within ``MARGIN`` (1 s) for 95 % of the measured turns and 95 % of all REST
-calls (DM replies included), no table stalls (a message lost after discord.py's five tries) and no player misses
-a turn. The whole lag is reported beside it but does not decide: on a busy machine it also holds the CPU's and
-the disk's delays, which are not the token's (nor are late interaction answers: they are exempt from the
-limit; they are counted as wrong answers). The search doubles N until a failure, then bisects to within 10 %.
+The real bot plays N tables of 5 players against the local fake Discord with its global rate limit on
+(``FakeDiscord.limit_globally``: 50 requests per window per token, interaction callbacks and webhooks exempt, a
+429 that discord.py answers by locking and retrying). The bot is ``python -m bot`` in a process of its own
+(bench/capacity_child.py around the product's start-up: its settings from the environment, a real SQLite file,
+the fake's gateway), so it has a core to itself; the fake and the simulated players run in this process (the
+harness), which reads the bot's committed deadlines from its database file. ``--tree`` runs another product
+tree's bot under the same harness (the baseline commit's, from a worktree). Each turn lasts 30 s; each player
+chooses at a random moment of it (uniform over 1-27 s after the turn opened, or as soon as the turn message
+appears if it comes later), either through the turn message's button and the modal (click "Choose secretly",
+submit the number) or by DM, one path per search. A turn's lag runs from its last choice (or its deadline, if a
+player could not choose in time) to the next turn message. The token's share of it is timed in the bot: each
+REST call's wait from its call into discord.py's ``HTTPClient.request`` to the start of its last HTTP attempt
+(discord.py's global lock and its sleeps after each 429; ``TokenWaits``), summed over the calls to the table's
+channel inside the turn's lag (the reveal's edit, then the next turn message).
 
-Time is compressed by a factor K rather than simulated: with real sockets between the bot and the fake, a
+N keeps up when that wait stays within ``MARGIN`` (1 s) for 95 % of the measured turns and 95 % of all REST
+calls (DM replies included), no table stalls (a message lost after discord.py's five tries), no player misses
+a turn, and every interaction of the measured window got the right first answer within Discord's 3 s (a late,
+refused or missing answer is an "interaction failed" for the player; a choice's button that opens no modal or a
+modal answer that does not say the number was taken is a wrong one). The whole lag is reported beside it but
+does not decide: on a busy machine it also holds the CPU's and the disk's delays, which are not the token's.
+
+Each measurement reports the bot's CPU (its process and children over the wall time), the share of the time its
+event loop's thread was ready to run but had no CPU (/proc schedstat: the machine's other work; on this machine
+every session is a scheduling group of its own, so other sessions' niced jobs still take their share), its
+event loop's lag (a 10 ms ticker's overshoot, p99) and the harness's CPU; the figures' notes say when the first
+failing N was CPU-bound rather than token-bound.
+
+Time can be compressed by a factor K rather than simulated: with real sockets between the bot and the fake, a
 virtual clock would have to drive aiohttp's and discord.py's own timeouts and sleeps too, which it cannot. So
-the bot gets a clock that runs K times faster than the wall (``CompressedClock``) and a scheduler that sleeps
-1/K of each wait (``CompressedScheduler``): the game's 30 s turn, the 2 s coalescing of status edits and every
-other timer keep their product values in the bot's own time (``turn_seconds`` ge=15 is not bypassed), and
-the fake's global limit becomes 50 requests per 1/K s, the DM-reply throttle window 5/K s. Everything that
-waits scales; the work does not: CPU time per request is the same at any K, so K multiplies the CPU load.
-A capacity is a token's only while the CPU is mostly idle, so each measurement records the process's CPU
-time over wall time and the event loop's lag (a 10 ms ticker's overshoot), and the figures' notes say when
-the first failing N was CPU-bound rather than token-bound (an overloaded loop delays the calls' attempts too,
-so even the token's wait is then inflated). Lags and waits are reported in the bot's time (real x K).
+the bot gets a clock that runs K times faster than the wall and a scheduler that fires its timers on it: the
+game's 30 s turn and every other timer keep their product values in the bot's own time (``turn_seconds`` ge=15
+is not bypassed), and the fake's global limit becomes 50 requests per 1/K s, the DM-reply throttle window 5/K s.
+Everything that waits scales; the work does not, so K multiplies the CPU load: the full run uses K = 1 (real
+30 s turns). ``--quick`` uses K = 4, one measured turn and only N = 32 and 64 (about a minute): a smoke run
+whose figure is a lower bound, and not held to the target. Lags and waits are reported in the bot's time.
 
 The product's settings are its defaults apart from the turn (30 s) and the DM-reply window: REMINDER_SECONDS
 is 30, so a 30 s turn sends no reminder (as on a real server with the default configuration). Tables are
@@ -35,14 +44,12 @@ opened with the limit off (opening is bench.opening's business); every table's f
 ends at a random moment, which spreads the tables' turns apart (real tables do not start together), and the
 measurement starts when the limit is turned on after the last table opened. A table that has played its
 measured turns plays on, unmeasured, until every table has, so the last ones are measured under the same load.
+The full search starts at the target (twice the baseline) and doubles while N keeps up, then bisects, a few
+steps per path (each N is one fresh run).
 
-The full run uses K = 1 (real 30 s turns, about 90 s per N): on this 2-CPU machine shared with other work,
-K = 2 already doubled the CPU's share of each turn's lag (it counts K times in the bot's time). ``--quick``
-uses K = 4, one measured turn and only N = 32 and 64 (about a minute): a smoke run whose figure is a lower
-bound, and not held to the target.
-
-``python -m bench.capacity [--path modal|dm] [--k 1] [--tables N] [--turns 3] [--start 40]`` measures one N (or
-searches when --tables is not given) and prints each measurement; ``python -m bench --only capacity`` adds the figures.
+``python -m bench.capacity [--path modal|dm] [--k 1] [--tables N] [--turns 3] [--start 400] [--tree DIR]
+[--profile FILE]`` measures one N (or searches when --tables is not given) and prints each measurement;
+``python -m bench --only capacity`` adds the figures.
 """
 
 from __future__ import annotations
@@ -73,6 +80,8 @@ from .load import number_for
 
 ROOT = Path(__file__).resolve().parents[1]  # the product tree measured by default (this one)
 CHILD = Path(__file__).resolve().with_name("capacity_child.py")
+SNOWFLAKE = re.compile(r"/\d+")
+VERBS = {"POST": "post", "PATCH": "edit", "DELETE": "delete"}
 UNKNOWN_INTERACTION = 10062  # Discord's answer to a callback after its 3 s
 SEATS = 5
 TURN_SECONDS = 30  # bot time
@@ -88,7 +97,7 @@ MAX_TABLES = 4096
 LAST_TURN = 9  # a game has 10 turns: the last one a table may play here must have a next turn message
 TITLE = re.compile(r"Round (\d) of 2 · Turn (\d) of 5: choose")
 CPU_BOUND = 0.6  # a process busier than this share of one core measures the CPU as much as the token
-CPU_WAITED_BOUND = 0.1  # the bot's loop ready but without a CPU this share of the time: the machine is busy
+CPU_WAITED_BOUND = 0.25  # the bot's loop ready but without a CPU this share of the time: the machine is busy
 LOOP_LAG_BOUND = 0.05  # s: an event loop late by this much at p99 is CPU-bound
 SATURATED = 0.5  # share of the limit's windows that were full: the token was the bottleneck
 
@@ -96,17 +105,22 @@ SATURATED = 0.5  # share of the limit's windows that were full: the token was th
 # this 2-CPU machine shared with other work (load average 4-6), K = 2 at 200 modal tables kept up but with the
 # token's wait p95 at 0.70 s instead of 0.17 s at K = 1 (the CPU 56 %, the loop lag p99 81 ms: the CPU's delays
 # count K times), and at 240 it collapsed CPU-bound (answers p99 6.5 s, most tables stalled) with the limit far
-# from saturated.
-FULL = (1.0, 3, 40)
+# from saturated. (That was with the bot and the harness in one process; K = 1 stays.) The full search starts at the
+# target, twice the baseline (0 below), and takes FULL_STEPS steps per path: about 20 minutes in all.
+FULL = (1.0, 3, 0)
+FULL_STEPS = 4
 QUICK = (4.0, 2, 32)
 QUICK_STEPS = 2  # N = 32 and 64 only: a smoke run of the simulation (a lower bound), about a minute
 
 # The product as it was on main before the cuts in calls per turn (commit 57413c0: bot/, cogs/ and storage/ as
-# there), measured by this module's full settings (FULL) on 2026-12-01 16:10-16:31 UTC, load average 2-8 from
-# other work on the 2 CPUs: modal 200 kept up, 220 and 240 fell behind with the limit saturated (75 % and 93 %
-# of its windows full); DM 100 kept up, 110 and 120 fell behind (80 % and 97 % full, the CPU mostly idle).
-# The "doubled" target is against these; one run per N, so read them as +-10 %.
-BASELINE = {"commit": "57413c0", "date": "2026-12-01", "modal": 200.0, "dm": 100.0}
+# there), first measured 2026-12-01 16:10-16:31 UTC in one process with its harness (modal 200 kept up, 220 and
+# 240 fell behind; DM 100 kept up, 110 and 120 fell behind), then again 19:10-19:19 UTC by this harness, its bot
+# in a process of its own (``--tree`` at a worktree of 57413c0, load average 3-6 from other sessions): modal 200
+# kept up (43.6 limited requests/s, 28 % of the windows full, bot CPU 28 %), 240 fell behind token-bound (100 %
+# full, 12 tables stalled; 4.9 limited calls per turn); DM 90 kept up (40.8 req/s, per call wait p95 0.86 s),
+# 100 fell behind (45.2 req/s, 50 % full, a table stalled on a message lost after five 429s). The "doubled"
+# target is against these (modal 200, DM 90); one run per N, so read them as +-10 %.
+BASELINE = {"commit": "57413c0", "date": "2026-12-01", "modal": 200.0, "dm": 90.0}
 
 
 class CompressedClock(SystemClock):
@@ -178,6 +192,8 @@ class Measurement:
     loop_lag_p99: float = float("nan")  # s, real
     answer_p99: float = float("nan")  # s, real: the bot's first answers to interactions
     load_average: float = float("nan")
+    # limited requests let through in the measured window, per turn played, by kind (what costs the token)
+    calls_per_turn: dict[str, float] = field(default_factory=dict)
     warnings: int = 0
     reopened: int = 0
     error: str = ""  # the simulation itself failed (e.g. a table could not be opened): it did not keep up
@@ -211,7 +227,8 @@ class Measurement:
                 f" bot CPU {self.cpu_share:.0%} (waited for one {self.cpu_waited:.0%}), loop lag p99"
                 f" {self.loop_lag_p99 * 1000:.0f} ms, harness CPU {self.harness_cpu_share:.0%},"
                 f" load {self.load_average:.2f}; {self.reopened} reopened;"
-                f" {self.seconds:.0f} s"
+                f" {self.seconds:.0f} s; limited calls per turn {sum(self.calls_per_turn.values()):.2f}"
+                f" ({', '.join(f'{k} {v:g}' for k, v in self.calls_per_turn.items())})"
                 + (f"; ERROR {self.error}" if self.error else ""))
 
 
@@ -561,6 +578,7 @@ class Simulation:
             self.measure_from = time.monotonic()
             self.bot.signal(signal.SIGUSR1)
             cpu0, wall0, (bot0, queued0) = time.process_time(), time.monotonic(), self.bot.usage()
+            first_request, since = len(self.fake.requests), time.time()
             await self.done.wait()  # every table through its measured turns (or stalled)
             self.measure_to = time.monotonic()
             wall = self.measure_to - wall0
@@ -575,6 +593,7 @@ class Simulation:
                 task.cancel()
             await asyncio.gather(*openers, *players, return_exceptions=True)
         result.requests_per_bot_second = limit.accepted / (wall * self.factor)
+        result.calls_per_turn = self.calls_by_kind(self.fake.requests[first_request:], since)
         result.refused_429 = limit.limited
         result.full_windows = limit.full_windows / max(1, limit.windows)
         return child
@@ -618,6 +637,26 @@ class Simulation:
                            and result.missed_answers == 0 and result.wrong_answers == 0)
         result.seconds = time.perf_counter() - started
         return result
+
+    def calls_by_kind(self, records: list[Any], since: float) -> dict[str, float]:
+        """The globally limited requests let through since ``since`` (time.time()), per turn played (a turn
+        ends at its last choice, so most turns are shorter than 30 s): per turn message posted meanwhile."""
+        counts: dict[str, int] = {}
+        for record in records:
+            if record.time < since or record.status == 429 or self.fake.global_limit is None \
+                    or self.fake.global_limit.exempt(record.path):
+                continue
+            found = re.match(r"/channels/(\d+)/messages", record.path)
+            if found:
+                channel = self.fake.world.channels.get(int(found[1]))
+                where = "DM" if channel is not None and channel.is_dm else "channel"
+                kind = f"{where} {VERBS.get(record.method, record.method)}"
+            else:
+                kind = f"{record.method} {SNOWFLAKE.sub('/{id}', record.path)}"
+            counts[kind] = counts.get(kind, 0) + 1
+        turns = max(1, sum(1 for table in self.tables for _, seen in table.statuses.values()
+                           if self.measure_from <= seen <= self.measure_to))
+        return {kind: round(n / turns, 2) for kind, n in sorted(counts.items(), key=lambda kv: -kv[1])}
 
     def judge_answers(self, result: Measurement) -> None:
         """Interactions dispatched in the measured window (and at least 3 s before its end): each must get its
@@ -695,19 +734,17 @@ def _figures(results: dict[str, tuple[int, list[Measurement]]], factor: float, t
                          f" {at.call_wait_p95:.2f} s), whole lag p95 {at.lag_p95:.2f} s,"
                          f" {at.requests_per_bot_second:.0f} limited"
                          f" requests/s, {at.refused_429} x 429, {at.full_windows:.0%} of the windows full,"
-                         f" CPU {at.cpu_share:.0%}")
+                         f" {_machine(at)}")
         if edge is not None:
             bound = edge.bound()
             parts.append(f"first falling behind at {edge.tables} (token wait per turn p95 {edge.token_p95:.2f} s,"
                          f" per call {edge.call_wait_p95:.2f} s, whole lag p95 {edge.lag_p95:.2f} s, {edge.stalled}"
-                         f" stalled, {edge.wrong_answers} wrong answers, {edge.refused_429} x 429,"
-                         f" {edge.full_windows:.0%} of the windows full, CPU {edge.cpu_share:.0%}, loop lag p99"
-                         f" {edge.loop_lag_p99 * 1000:.0f} ms, load {edge.load_average:.1f}"
+                         f" stalled, {edge.missed_choices} missed choices, {edge.refused_429} x 429,"
+                         f" {edge.full_windows:.0%} of the windows full, {_machine(edge)}"
                          + (f", {edge.error}" if edge.error else "") + f"): {bound}")
-        elif quick:
-            parts.append(f"quick run: the search stopped at {max(r.tables for r in runs)} (a lower bound)")
         else:
-            parts.append(f"no N up to {MAX_TABLES} fell behind")
+            parts.append(f"{'quick run: ' if quick else ''}the search stopped at {max(r.tables for r in runs)}"
+                         f" after {len(runs)} steps, none falling behind (a lower bound)")
         parts.append(f"baseline {baseline:g} ({BASELINE['commit']}, {BASELINE['date']})")
         # The baseline is a full run's: a quick run (compressed, CPU-bound) is not held to it.
         target = f">= 2x baseline ({2 * baseline:g})" if baseline and not quick else ""
@@ -719,6 +756,18 @@ def _figures(results: dict[str, tuple[int, list[Measurement]]], factor: float, t
     return figures
 
 
+def _machine(run: Measurement) -> str:
+    return (f"answers {run.missed_answers} of {run.answers_measured} missed 3 s, {run.wrong_answers} wrong, p99"
+            f" {run.answer_p99 * 1000:.0f} ms; bot CPU {run.cpu_share:.0%} (its loop waited for a CPU"
+            f" {run.cpu_waited:.0%} of the time), loop lag p99 {run.loop_lag_p99 * 1000:.0f} ms, harness CPU"
+            f" {run.harness_cpu_share:.0%}, load {run.load_average:.1f}")
+
+
+def first_n(path: str) -> int:
+    """The full search's first N: the target (twice the baseline; 40 for a path without one)."""
+    return int(2 * BASELINE.get(path, 20.0))
+
+
 def run(quick: bool = False) -> list[Figure]:
     # Quick: the modal path only, two steps of the search with one measured turn at K = 4 (a smoke run: a
     # lower bound, and on a small machine likely CPU-bound, which its note then says).
@@ -726,9 +775,9 @@ def run(quick: bool = False) -> list[Figure]:
     paths = ("modal",) if quick else ("modal", "dm")
     results = {}
     for path in paths:
-        results[path] = search(path, factor, turns, start, precision=0.25 if quick else 0.1,
+        results[path] = search(path, factor, turns, start or first_n(path), precision=0.25 if quick else 0.1,
                                report=lambda r: print(f"[bench] capacity {r.line()}", file=sys.stderr, flush=True),
-                               max_steps=QUICK_STEPS if quick else 12)
+                               max_steps=QUICK_STEPS if quick else FULL_STEPS)
     return _figures(results, factor, turns, quick)
 
 
@@ -738,7 +787,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--path", choices=("modal", "dm"), default="modal")
     parser.add_argument("--k", type=float, default=FULL[0], help=f"time compression factor (default {FULL[0]:g})")
     parser.add_argument("--tables", type=int, default=None, help="measure this N only (default: search)")
-    parser.add_argument("--start", type=int, default=FULL[2], help="the search's first N")
+    parser.add_argument("--start", type=int, default=None, help="the search's first N (default: the target)")
     parser.add_argument("--turns", type=int, default=FULL[1], help="turns per table, the first a warm-up (2-9)")
     parser.add_argument("--json", type=Path, default=None, help="write the measurements here")
     parser.add_argument("--tree", type=Path, default=ROOT,
@@ -756,7 +805,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         runs = [measure(args.path, args.tables, args.k, args.turns, args.tree.resolve(), args.profile)]
         show(runs[0])
     else:
-        capacity, runs = search(args.path, args.k, args.turns, args.start, report=show, tree=args.tree.resolve())
+        capacity, runs = search(args.path, args.k, args.turns, args.start or first_n(args.path), report=show,
+                                tree=args.tree.resolve())
         print(f"capacity ({args.path}, K = {args.k:g}): {capacity} tables")
     if args.json is not None:
         args.json.write_text(json.dumps([asdict(r) for r in runs], indent=2) + "\n", encoding="utf-8")
