@@ -106,9 +106,11 @@ SATURATED = 0.5  # share of the limit's windows that were full: the token was th
 # token's wait p95 at 0.70 s instead of 0.17 s at K = 1 (the CPU 56 %, the loop lag p99 81 ms: the CPU's delays
 # count K times), and at 240 it collapsed CPU-bound (answers p99 6.5 s, most tables stalled) with the limit far
 # from saturated. (That was with the bot and the harness in one process; K = 1 stays.) The full search starts at the
-# target, twice the baseline (0 below), and takes FULL_STEPS steps per path: about 20 minutes in all.
+# target, twice the baseline (0 below), and takes FULL_STEPS steps per path, N at most FULL_MAX_TABLES: about 16
+# minutes in all (modal 400, 800, 1200: 100, 155 and 390 s; DM 180, 90, 135: about 90 s each).
 FULL = (1.0, 3, 0)
-FULL_STEPS = 4
+FULL_STEPS = 3
+FULL_MAX_TABLES = 1200  # beyond, opening alone takes minutes and the 2 CPUs are the limit (bot, chart renderer)
 QUICK = (4.0, 2, 32)
 QUICK_STEPS = 2  # N = 32 and 64 only: a smoke run of the simulation (a lower bound), about a minute
 
@@ -690,7 +692,7 @@ def measure(path: str, tables: int, factor: float, turns: int, tree: Path = ROOT
 
 def search(path: str, factor: float, turns: int, start: int, precision: float = 0.1,
            report: Callable[[Measurement], None] | None = None, max_steps: int = 12,
-           tree: Path = ROOT) -> tuple[int, list[Measurement]]:
+           tree: Path = ROOT, max_tables: int = MAX_TABLES) -> tuple[int, list[Measurement]]:
     """The largest N that keeps up: double from ``start`` until one falls behind, then bisect to ``precision``."""
     runs: list[Measurement] = []
 
@@ -703,9 +705,9 @@ def search(path: str, factor: float, turns: int, start: int, precision: float = 
 
     good, bad = 0, None
     n = start
-    while bad is None and n <= MAX_TABLES and len(runs) < max_steps:
+    while bad is None and n > good and len(runs) < max_steps:
         if keeps_up(n):
-            good, n = n, n * 2
+            good, n = n, min(n * 2, max_tables)
         else:
             bad = n
     while bad is not None and bad - good > max(1, int(good * precision)) and len(runs) < max_steps:
@@ -777,7 +779,8 @@ def run(quick: bool = False) -> list[Figure]:
     for path in paths:
         results[path] = search(path, factor, turns, start or first_n(path), precision=0.25 if quick else 0.1,
                                report=lambda r: print(f"[bench] capacity {r.line()}", file=sys.stderr, flush=True),
-                               max_steps=QUICK_STEPS if quick else FULL_STEPS)
+                               max_steps=QUICK_STEPS if quick else FULL_STEPS,
+                               max_tables=MAX_TABLES if quick else FULL_MAX_TABLES)
     return _figures(results, factor, turns, quick)
 
 

@@ -75,7 +75,7 @@ so a durable figure means something only beside the disk's own rate at the same 
   choice to next turn message) is reported beside it but does not decide: on a busy machine it also holds
   the CPU's and the disk's delays. Tables are opened with the limit off; each table's first turn is a
   warm-up (it also spreads the tables' turns apart). The search starts at the target (twice the baseline),
-  doubles while N keeps up, then bisects, four steps per path; each N is one fresh run (n = 1). Time can be
+  doubles while N keeps up (up to 1,200), then bisects, three steps per path; each N is one fresh run. Time can be
   compressed by a factor K (the bot's clock runs K times faster, its timers fire on it, the limit becomes
   50 requests per 1/K s): only waiting scales, work does not, so K multiplies the CPU load. The full run
   uses K = 1 (real 30 s turns) and `--quick` K = 4; each measurement records the bot's CPU time (its
