@@ -128,7 +128,7 @@ class GatewayServer:
         for session in self.receivers(event, payload):
             data = filter_event(event, payload, session.intents)
             if data is not None:
-                await session.dispatch(event, copy.deepcopy(data))
+                await session.dispatch(event, copy.deepcopy(data) if self.fake.keep_events else data)
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()

@@ -103,6 +103,9 @@ class FakeDiscord:
         self.unknown_routes: list[tuple[str, str]] = []
         self.events: list[tuple[str, Json]] = []  # every dispatch, before intent filtering
         self.interaction_deadline = 3.0
+        # A long simulation (bench.capacity) turns this off: no log of every dispatch, no copy of each event per
+        # gateway session (what a resumed session replays may then show a payload changed since).
+        self.keep_events = True
         self.shard_count = 1  # what GET /gateway/bot recommends (discord.py's AutoShardedClient asks it)
         self.port = 0
         # Discord's global 50 requests/s per token (see limit_globally); None: unlimited, as tests want.
@@ -396,7 +399,8 @@ class FakeDiscord:
         """Send one gateway event to every attached in-process client and every gateway session."""
         if require_receiver and not self._clients and not self.gateway.receivers(event, payload):
             raise SimulationError(f"no bot is connected to receive {event}")
-        self.events.append((event, copy.deepcopy(payload)))
+        if self.keep_events:
+            self.events.append((event, copy.deepcopy(payload)))
         for client in list(self._clients):
             if client.is_closed():  # a closed client has no loop left to run handlers on: it is gone
                 self.detach(client)
