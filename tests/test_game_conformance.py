@@ -214,7 +214,7 @@ def case_id(case: tuple[AnyGame, int]) -> str:
 def test_the_ai_plays_every_game_to_the_end(case: tuple[AnyGame, int], level_index: int) -> None:
     game, seats = case
     if level_index >= len(game.ai_levels):
-        pytest.skip(f"{game.key} has {len(game.ai_levels)} AI levels")
+        pytest.skip(f"{game.key} has only {len(game.ai_levels)} AI levels: no level number {level_index + 1} to play")
     level = game.ai_levels[level_index]
     check_game(game, seats, SEEDS[0], [ai_policy(game, s, level) for s in range(seats)])
 

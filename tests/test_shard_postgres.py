@@ -9,11 +9,11 @@ import os
 import secrets
 from collections.abc import AsyncIterator
 
+import asyncpg
 import pytest
 
-asyncpg = pytest.importorskip("asyncpg")
-
-from storage.postgres_games import game_version, hold_game  # noqa: E402
+from storage.postgres_games import game_version, hold_game
+from tests.backends import unavailable
 
 SERVER = os.environ.get("SHARDS_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 SCHEMA = """
@@ -31,10 +31,8 @@ INSERT INTO seats VALUES (1, 'seated'), (1, 'seated'), (2, 'seated');
 async def database() -> AsyncIterator[str]:
     try:
         admin = await asyncpg.connect(SERVER, timeout=5)
-    except (OSError, asyncpg.PostgresError) as exc:
-        if os.environ.get("REQUIRE_POSTGRES") == "1":
-            raise
-        pytest.skip(f"no PostgreSQL server at {SERVER}: {exc}")
+    except (OSError, TimeoutError, asyncpg.PostgresError) as exc:
+        unavailable(f"at {SERVER} cannot be reached ({type(exc).__name__}: {exc})")
     name = f"shards_{secrets.token_hex(6)}"
     await admin.execute(f"CREATE DATABASE {name}")
     url = SERVER.rsplit("/", 1)[0] + "/" + name
