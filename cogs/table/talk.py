@@ -804,12 +804,8 @@ class Talk:
             return told[0]
         if message is None or not found or found[0] >= table.step:
             return None
-        before = self.service.report_for(full, found[0]).before
-        prompt = table.game.prompt(before)
-        hook = getattr(self.presenter(table), "thread", None)
-        key = hook(table.game.view(before, None), prompt) if hook is not None and prompt is not None else None
-        self.turn_messages[table.id] = TurnMessage(found[0], message.id, (), None if key is None else str(key),
-                                                   head=None)
+        self.turn_messages[table.id] = self._stored(table, found[0], message.id,
+                                                    self.service.report_for(full, found[0]).before)
         return None
 
     def _closed_cards(self, table: Table, full: GameRecord) -> list[Card]:
