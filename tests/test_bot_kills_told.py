@@ -122,6 +122,49 @@ async def test_a_reveal_told_just_before_a_kill_is_not_told_again(fake_discord: 
     assert "Traceback" not in t.log_text(), t.log_text()[-3000:]
 
 
+async def test_a_click_ending_a_round_before_the_last_step_is_marked_is_told_once(fake_discord: FakeDiscord,
+                                                                                  tmp_path: Path) -> None:
+    """A DM takes a round's first declaration; the edit of the round's message into the next one reaches
+    Discord, and at once the other player clicks "Pass" on it: the click's answer shows the reveal while the
+    bot has not yet heard back from that edit (so neither step is marked told). Killed there, the restart
+    must recognise the message closed with the reveal of a step two past the last mark."""
+    t = ProcessTable(fake_discord, tmp_path, PLAYERS)
+    channel = rf"^/channels/{t.general.id}/messages"
+    try:
+        await t.start()
+        await open_game(t)
+        while True:
+            now = await current(t)
+            assert now is not None, "the game ended before a round was declared"
+            table, _ = now
+            seat = min(table.awaited())
+            if table.state.kind == "declare" and not ends_round(table, seat):
+                break
+            await by_dm(t, table, seat)
+        record, rnd = table.record, table.state.round
+        step = record.phase + 1  # the round's second declaration, edited into the same message
+        inputs = f"play:{record.kind}:{record.id}:{step}:"
+        edit = t.fake.hold_next("PATCH", rf"{channel}/\d+$", applied=True, body_has=inputs)
+        await t.users[PLAYERS[seat]].send_dm("pass")
+        await asyncio.wait_for(edit.arrived.wait(), PATIENCE)  # Discord shows it; the bot waits for its answer
+        message = t.with_inputs_for(step)
+        assert message is not None
+        reveal = f"Reveal of round {rnd}**"
+        click = t.fake.hold_next("POST", r"^/interactions/\d+/[^/]+/callback$", applied=True, body_has=reveal)
+        await t.users[PLAYERS[1 - seat]].click(message, "Pass")
+        await asyncio.wait_for(click.arrived.wait(), PATIENCE)
+        assert (await t.record()).announced_phase < step - 1  # the kill falls before either mark
+        await t.kill()
+        edit.release()
+        click.release()
+        await t.start()
+        await current(t)  # the next round's message is up
+        assert reveals(t, rnd) == 1, t.fake.visible_text(t.bot_messages()[-1])
+    finally:
+        await t.close()
+    assert "Traceback" not in t.log_text(), t.log_text()[-3000:]
+
+
 async def test_a_number_reveal_posted_just_before_a_kill_is_not_posted_again(fake_discord: FakeDiscord,
                                                                             tmp_path: Path) -> None:
     """The Number tells each turn in a report of its own (the next turn's message below it when both fit in

@@ -75,6 +75,8 @@ def seat_infos(table: Table) -> list[SeatInfo]:
 # often (interactions are answered in between, each wait a few ms at most), and the sweep reads this many
 # games per query (one read per batch, not per game).
 RESTORE_YIELD_EVERY = 25
+# After a restart, how many of the newest steps not marked told are looked for as a closed thread message.
+CLOSED_LOOKBACK = 4
 SWEEP_BATCH = 100
 
 
@@ -779,9 +781,11 @@ class Talk:
         It becomes the message up, so the catch-up goes on in it (the same thread) or closes it like any
         ended step's, instead of leaving a stale message and losing what it would have told.
 
-        Returns the first step not marked told if the newest such message (found in the same read) is that
-        step's thread message already closed with ``done``: the stop came between that edit (or the answer
-        of the click that ended the step) and the mark, so the step is told and must not be told again."""
+        Returns a step not marked told if the newest such message (found in the same read) is that step's
+        thread message already closed with ``done``: the stop came between that edit (or the answer of the
+        click that ended the step) and the mark, so that step, and every one before it, is told and must not
+        be told again. Any unmarked step may be the one: a click on the message of a step whose own mark was
+        still on its way (the click's answer closes the message without waiting for it) leaves two unmarked."""
         prefix = f"play:{full.kind}:{full.id}:"
         found: list[int] = []
         closed = self._closed_cards(table, full)
@@ -794,9 +798,11 @@ class Talk:
                     if custom_id.startswith(prefix) and custom_id[len(prefix):].split(":")[0].isdigit():
                         found.append(int(custom_id[len(prefix):].split(":")[0]))
                         return True
-            if closed and message.id > (full.lobby_message_id or 0) and any(shows(message, c) for c in closed):
-                told.append(full.announced_phase + 1)
-                return True
+            if closed and message.id > (full.lobby_message_id or 0):
+                step = next((step for step, cards in closed if any(shows(message, c) for c in cards)), None)
+                if step is not None:
+                    told.append(step)
+                    return True
             return False
 
         message = await self.recent_message(full, wanted)
@@ -808,15 +814,17 @@ class Talk:
                                                     self.service.report_for(full, found[0]).before)
         return None
 
-    def _closed_cards(self, table: Table, full: GameRecord) -> list[Card]:
-        """How the thread message of the first step not marked told reads once closed (every language; no
-        ``since``, which ``done`` puts first): a presenter with threads only, and only for a step resolved."""
-        presenter, step = self.presenter(table), full.announced_phase + 1
-        if getattr(presenter, "thread", None) is None or hasattr(presenter, "report") or not 0 <= step < full.phase:
+    def _closed_cards(self, table: Table, full: GameRecord) -> list[tuple[int, list[Card]]]:
+        """How the thread message of each resolved step not marked told reads once closed (every language; no
+        ``since``, which ``done`` puts first), the newest step first: a presenter with threads only. At most
+        the newest CLOSED_LOOKBACK steps: a stop falls between one edit and its mark, and a step or two on."""
+        presenter = self.presenter(table)
+        if getattr(presenter, "thread", None) is None or hasattr(presenter, "report"):
             return []
-        ended = happened(table, self.service.report_for(full, step))
         seats = seat_infos(table)
-        return [presenter.done(ended, seats, (), lang) for lang in LANGUAGES]
+        steps = range(full.phase - 1, max(-1, full.announced_phase, full.phase - 1 - CLOSED_LOOKBACK), -1)
+        return [(step, [presenter.done(happened(table, self.service.report_for(full, step)), seats, (), lang)
+                        for lang in LANGUAGES]) for step in steps]
 
     # Restart and catching up --------------------------------------------------------------------
     async def restore(self) -> None:
