@@ -15,7 +15,7 @@ import pytest
 
 from bench.api_economy import PLAYERS, game_turns, limit_for
 from cogs.table.presenter import Card, Picture
-from cogs.table.talk import combined
+from cogs.table.turn_messages import combined
 
 
 @pytest.mark.parametrize("spread", [False, True], ids=["burst", "spread"])

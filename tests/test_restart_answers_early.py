@@ -11,7 +11,7 @@ import pytest
 
 from bot.client import NumberBot
 from bot.core.service import GameService
-from cogs.table.talk import SWEEP_BATCH
+from cogs.table.restart import SWEEP_BATCH
 from storage.sqlite import SQLiteStore
 from storage.stats import SQLiteStats
 from tests.discord_world import PATIENCE, World, eventually

@@ -15,7 +15,7 @@ from bot.i18n import t
 from cogs.table.answers import SlowAnswer, send
 from cogs.table.game_cog import add_game_cog, cmd, send_rules, start_options
 from cogs.table.language import Languages
-from cogs.table.talk import seat_infos
+from cogs.table.turn_messages import seat_infos
 
 from .render import KEY, PRESENTER
 from .stats import BinomialStats

@@ -38,7 +38,8 @@ from .language import AUTO, Languages, cmd
 from .permissions import check_channel_permissions
 from .presenter import Card, Presenter, Presenters
 from .refusals import USER_ERRORS, Refused, explain, word
-from .talk import Talk, edit_fields, happened, seat_infos
+from .talk import Talk
+from .turn_messages import edit_fields, happened, seat_infos
 
 if TYPE_CHECKING:
     from bot.client import NumberBot

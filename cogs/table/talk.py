@@ -5,7 +5,7 @@ message is posted with a nonce derived from (game, step), so retries never show 
 final message caught up after a restart is first looked for in the channel's recent messages. Each step is
 told once: ``announced`` records the last step the channel has been told about; a step told in its own
 message (a thread's, closed with ``done``) just before a stop that came before its mark is recognised in the
-channel after the restart instead of being told again.
+channel after the restart instead of being told again (the restart half is :mod:`cogs.table.restart`).
 
 REST budget per step: the interaction that made the move edits its own message; outside it, at most one edit
 of the previous turn message (when no interaction could do it: a deadline, a DM, a private select) and one
@@ -23,10 +23,9 @@ N DM answers + 2 when N players choose by DM.
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -36,12 +35,26 @@ from bot.core.locks import KeyedLocks
 from bot.core.service import GameService, StepReport
 from bot.core.table import Table
 from bot.i18n import LANGUAGES, t
-from cogs.seats import safe_name
 from storage.base import GameRecord
 
 from .components import choices_view, sealed_view
 from .language import Languages
 from .presenter import Card, Happened, Presenter, Presenters, SeatInfo
+from .restart import Restarts
+from .turn_messages import (
+    CATCH_UP,
+    DEADLINE,
+    REMINDER,
+    STATUS,
+    TIMER_KEYS,
+    TurnMessage,
+    combined,
+    edit_fields,
+    ended_seats,
+    footer,
+    happened,
+    seat_infos,
+)
 
 if TYPE_CHECKING:
     from bot.client import NumberBot
@@ -51,91 +64,8 @@ RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)  # on top of discord.py's own retries of 500
 CATCH_UP_AFTER = 30.0  # a post that failed through every retry is tried again this much later
 BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)  # failed timer work (database errors), then every minute
 LOOKBACK = 50  # recent channel messages searched for a message already posted
-READ_BOTH_TRIES = 5  # a catch-up reading a game that players keep changing gives up and tries again later
 STATUS_EDIT_DELAY = 2.0  # coalesce "who has chosen" edits of a sealed step: one edit for a burst of choices
-DEADLINE, REMINDER, CATCH_UP, STATUS = "deadline", "reminder", "catch-up", "status"
-TIMER_KEYS = (DEADLINE, REMINDER, CATCH_UP, STATUS)
 DEFAULT_NONCES = {"turn": "pt", "final": "pf", "report": "pr", "abandoned": "ab"}
-MAX_EMBEDS, MAX_EMBED_CHARS = 10, 6000  # Discord's limits for one message's embeds (count, total characters)
-
-
-def edit_fields(card: Card) -> dict[str, Any]:
-    """``Message.edit`` keywords for a card: its pictures replace the message's attachments."""
-    return {"content": card.content, "embeds": list(card.embeds), "attachments": [p.file() for p in card.pictures]}
-
-
-def seat_infos(table: Table) -> list[SeatInfo]:
-    seated = table.seated
-    awaited = table.awaited() if table.running else frozenset()
-    return [SeatInfo(s.seat, safe_name(s.name), s.is_ai, s.seat not in seated, table.running and table.away(s.seat),
-                     s.seat in awaited, s.state) for s in table.record.seats]
-
-
-# After a start the restore and the sweep go through every open game: they give the event loop back this
-# often (interactions are answered in between, each wait a few ms at most), and the sweep reads this many
-# games per query (one read per batch, not per game).
-RESTORE_YIELD_EVERY = 25
-# After a restart, how many of the newest steps not marked told are looked for as a closed thread message.
-CLOSED_LOOKBACK = 4
-SWEEP_BATCH = 100
-
-
-def keep_out_of_full_collections() -> None:
-    """Everything allocated so far stays out of the cyclic collector's full passes (``gc.freeze``).
-
-    A start with thousands of open games builds a heap that lives as long as the process (modules, caches, a
-    timer per game) while the restore and the sweep keep promoting batches of records to the oldest
-    generation: every few batches a full pass would walk the whole heap again, holding the event loop
-    ~100 ms each time for 10,000 games. Nothing in a record, a fold or a timer is cyclic, so reference
-    counting still frees them; only cyclic garbage already made when this is called is never collected."""
-    gc.freeze()
-
-
-def happened(table: Table, report: StepReport) -> Happened:
-    """A report as the presenter may see it: the table's views, never the states."""
-    game = table.game
-    return Happened(report.step, report.event, game.view(report.before, None), game.view(report.after, None),
-                    report.reason, report.timed_out, report.finished, table.id)
-
-
-def footer(title: str, game_id: int, final: bool, lang: str) -> str:
-    return t("core.footer.final" if final else "core.footer", lang, game=title, id=game_id)
-
-
-def combined(head: Card, card: Card) -> Card | None:
-    """``head`` (a report) above ``card`` (a turn message) as one message; None when it would not fit."""
-    embeds = (*head.embeds, *card.embeds)
-    content = "\n".join(c for c in (head.content, card.content) if c) or None
-    if (head.pictures or card.pictures or len(embeds) > MAX_EMBEDS or sum(len(e) for e in embeds) > MAX_EMBED_CHARS
-            or len(content or "") > 2000):
-        return None
-    return Card(content, embeds)
-
-
-def shows(message: discord.Message, card: Card) -> bool:
-    """Whether ``message`` reads as ``card`` told after whatever came first: no inputs, the same embed titles,
-    and each embed's text ending with the card's (a ``done`` card puts what it told before first)."""
-    embeds = message.embeds
-    return (not message.components and bool(card.embeds) and len(embeds) == len(card.embeds) and all(
-        e.title == c.title and bool(c.description) and (e.description or "").endswith(c.description or "")
-        for e, c in zip(embeds, card.embeds, strict=True)))
-
-
-def ended_seats(seats: Sequence[SeatInfo], ended: Happened) -> list[SeatInfo]:
-    """The seats as the ended step left them: awaited only those the deadline acted for."""
-    return [replace(s, awaited=s.seat in ended.timed_out) for s in seats]
-
-
-@dataclass(frozen=True, slots=True)
-class TurnMessage:
-    step: int
-    message_id: int
-    since: tuple[Happened, ...] = ()  # what it told before its own step
-    thread: str | None = None  # the presenter's thread key: later steps of the same thread edit this message
-    # The embeds shown above the turn's own card (a report posted with it); None: not known (found after a
-    # restart): learnt from the message an interaction carries, or read once before the close.
-    head: tuple[discord.Embed, ...] | None = ()
-    reminded: bool = False  # the reminder line is shown (kept by later updates of the message)
 
 
 def transient(exc: discord.HTTPException) -> bool:
@@ -144,7 +74,7 @@ def transient(exc: discord.HTTPException) -> bool:
     return isinstance(exc, discord.DiscordServerError) or exc.status == 429
 
 
-class Talk:
+class Talk(Restarts):
     def __init__(self, bot: NumberBot, service: GameService, presenters: Presenters, languages: Languages) -> None:
         self.bot = bot
         self.service = service
@@ -775,181 +705,3 @@ class Talk:
                 card = presenter.done(happened(table, ended), seat_infos(table), up.since, lang)
             await answer(**edit_fields(card), view=None)
             return True
-
-    async def _find_up(self, table: Table, full: GameRecord) -> int | None:
-        """After a restart: the newest message of this game still showing the inputs of a step that is over.
-        It becomes the message up, so the catch-up goes on in it (the same thread) or closes it like any
-        ended step's, instead of leaving a stale message and losing what it would have told.
-
-        Returns a step not marked told if the newest such message (found in the same read) is that step's
-        thread message already closed with ``done``: the stop came between that edit (or the answer of the
-        click that ended the step) and the mark, so that step, and every one before it, is told and must not
-        be told again. Any unmarked step may be the one: a click on the message of a step whose own mark was
-        still on its way (the click's answer closes the message without waiting for it) leaves two unmarked."""
-        prefix = f"play:{full.kind}:{full.id}:"
-        found: list[int] = []
-        closed = self._closed_cards(table, full)
-        told: list[int] = []
-
-        def wanted(message: discord.Message) -> bool:
-            for row in message.components:
-                for child in getattr(row, "children", ()):
-                    custom_id = str(getattr(child, "custom_id", "") or "")
-                    if custom_id.startswith(prefix) and custom_id[len(prefix):].split(":")[0].isdigit():
-                        found.append(int(custom_id[len(prefix):].split(":")[0]))
-                        return True
-            if closed and message.id > (full.lobby_message_id or 0):
-                step = next((step for step, cards in closed if any(shows(message, c) for c in cards)), None)
-                if step is not None:
-                    told.append(step)
-                    return True
-            return False
-
-        message = await self.recent_message(full, wanted)
-        if told:
-            return told[0]
-        if message is None or not found or found[0] >= table.step:
-            return None
-        self.turn_messages[table.id] = self._stored(table, found[0], message.id,
-                                                    self.service.report_for(full, found[0]).before)
-        return None
-
-    def _closed_cards(self, table: Table, full: GameRecord) -> list[tuple[int, list[Card]]]:
-        """How the thread message of each resolved step not marked told reads once closed (every language; no
-        ``since``, which ``done`` puts first), the newest step first: a presenter with threads only. At most
-        the newest CLOSED_LOOKBACK steps: a stop falls between one edit and its mark, and a step or two on."""
-        presenter = self.presenter(table)
-        if getattr(presenter, "thread", None) is None or hasattr(presenter, "report"):
-            return []
-        seats = seat_infos(table)
-        steps = range(full.phase - 1, max(-1, full.announced_phase, full.phase - 1 - CLOSED_LOOKBACK), -1)
-        return [(step, [presenter.done(happened(table, self.service.report_for(full, step)), seats, (), lang)
-                        for lang in LANGUAGES]) for step in steps]
-
-    # Restart and catching up --------------------------------------------------------------------
-    async def restore(self) -> None:
-        """After a start: take the steps a crash left undone, tell what was committed but not told, re-post
-        a missing turn message (looked for first among the channel's recent messages), re-arm the timers."""
-        later: list[int] = []
-        records = await self.service.load_open_games()
-        if len(records) > SWEEP_BATCH:
-            keep_out_of_full_collections()
-        for n, record in enumerate(records, 1):
-            if n % RESTORE_YIELD_EVERY == 0:
-                await asyncio.sleep(0)  # players' interactions in between (a game they touch is caught up first)
-            if record.status != "running" or record.kind not in self.presenters or record.id in self._caught_up:
-                continue
-            presenter = self.presenters[record.kind]
-            if (record.announced_phase >= record.phase - 1 and record.status_message_id is not None
-                    and getattr(presenter, "thread", None) is None):
-                # Told and its turn message up: the stored deadline is all the timers need, and the game is
-                # folded on first use (thousands of games are ready at once); a step a crash left undone
-                # (an AI draft, a step complete just before the stop) is taken by the sweep below.
-                self.turn_messages.setdefault(record.id, TurnMessage(record.phase, record.status_message_id,
-                                                                     head=None))
-                self.arm(record)
-                later.append(record.id)
-            else:
-                await self.catch_up(record.id)
-        for record in await self.service.unannounced_finished_games():
-            if record.kind in self.presenters:
-                await self.catch_up(record.id)
-        self.restored = True
-        log.info("restored %d open games: %d timed from the database, the others caught up", len(records),
-                 len(later))
-        if later:
-            self._sweeping = asyncio.create_task(self.sweep(later), name="restart sweep")
-            self._sweeping.add_done_callback(lambda _: self.settled.set())
-        else:
-            self.settled.set()
-
-    async def sweep(self, game_ids: list[int]) -> None:
-        """After a restart, in the background: take the steps nobody human has to take any more (the last
-        draft came in just before the stop, an AI seat had not chosen), and tell them. The games are read
-        a batch per query and folded one at a time without being cached (a game is cached when it is played),
-        the event loop given back after each."""
-        for start in range(0, len(game_ids), SWEEP_BATCH):
-            batch = game_ids[start:start + SWEEP_BATCH]
-            if len(game_ids) > SWEEP_BATCH:
-                keep_out_of_full_collections()
-            try:
-                stored = {r.id: r for r in await self.service.stored_games(batch)}
-            except Exception as exc:  # each game is then read on its own below
-                log.warning("restart sweep: could not read a batch of games (%s)", exc)
-                stored = {}
-            for game_id in batch:
-                try:
-                    record = stored.pop(game_id, None)
-                    table = (self.service.peek(record) if record is not None and record.kind in self.service.games
-                             else await self.service.table(game_id))
-                    if not table.running or any(not table.seat(s).is_ai for s in table.awaited()):
-                        continue  # a person is awaited: nothing to take for them (the deadline will)
-                    async with self.locks(game_id):
-                        reports = await self.service.catch_up(game_id)
-                    if reports:
-                        await self.announce(await self.service.table(game_id), reports)
-                except Exception:
-                    log.exception("restart sweep failed for game %s", game_id)
-                finally:
-                    await asyncio.sleep(0)  # let players' requests in between
-
-    async def take_up(self, game_id: int) -> None:
-        """Before a player's action soon after a start: catch this game up first if the restore has not yet.
-        Players may act as soon as the bot is connected; without the message that is up (a thread's, or the
-        turn message posted just before a crash) the action's announcement would post a second one."""
-        if not self.restored and game_id not in self._caught_up:
-            await self.catch_up(game_id)
-
-    async def _read_both(self, game_id: int) -> tuple[GameRecord, Table]:
-        """The stored game with its actions and a copy of the table, at one step. A player may act meanwhile
-        (the restore does not hold the game: a DM that comes in as soon as the bot is connected is taken), and
-        the service's table moves with each commit: read apart, or read once and used across the catch-up's
-        requests, the table could be a step ahead of the record, and the turn message found for that step
-        would be taken for a step over that the record does not have. So the two are read again until they
-        agree, and the catch-up tells the game as of that read; the action's own announcement, which waits
-        for the catch-up, then goes on from the message the catch-up left up."""
-        for _ in range(READ_BOTH_TRIES):
-            full = await self.store.load_game(game_id)
-            table = await self.service.table(game_id)
-            if full.phase == table.step and full.status == table.record.status:
-                return full, replace(table, steps=list(table.steps), drafts=dict(table.drafts))
-        raise RuntimeError(f"game {game_id} kept changing while it was read")
-
-    async def catch_up(self, game_id: int, attempt: int = 0) -> None:
-        try:
-            async with self.locks(game_id):
-                self._caught_up.add(game_id)
-                await self.service.catch_up(game_id)
-                full, table = await self._read_both(game_id)
-                if table.running and full.status_message_id is not None and full.phase == table.step:
-                    # this step's turn message is up (the stop came after recording it, or another process
-                    # posted it): only the mark may lack; a message known here for an older step is over
-                    up = self.turn_messages.get(game_id)
-                    if up is None or up.step < table.step:
-                        self.turn_messages[game_id] = TurnMessage(table.step, full.status_message_id,
-                                                                  thread=self.thread_of(table), head=None)
-                    if full.announced_phase < table.step - 1:
-                        await self.service.announced(game_id, table.step - 1)
-                    self.arm(table.record)
-                    return
-                if full.announced_phase >= full.phase - 1 and not table.running:
-                    return
-                reports = [self.service.report_for(full, s) for s in range(full.announced_phase + 1, full.phase)]
-                if hasattr(self.presenter(table), "report"):
-                    if game_id not in self.turn_messages:
-                        await self._find_up(table, full)  # the turn message the crash left open, to close
-                    since = [happened(table, r) for r in reports]
-                    await self._report(table, since, await self.languages.for_game(full), catching_up=True)
-                    return
-                if game_id not in self.turn_messages:
-                    told = await self._find_up(table, full)
-                    if told is not None:  # told in its own message just before the stop: not at the top of the next
-                        await self._mark_told(table, told)
-                        reports = [r for r in reports if r.step > told]
-                await self._announce(table, reports, None, catching_up=True)
-        except Exception as exc:
-            self._caught_up.discard(game_id)
-            delay = self.backoff(attempt)
-            log.warning("game %s: could not catch up (%s); trying again in %.0f s", game_id, exc, delay)
-            self.scheduler.schedule((CATCH_UP, game_id), self.bot.clock.now() + delay,
-                                    lambda: self.catch_up(game_id, attempt + 1))

@@ -1,0 +1,81 @@
+"""What :mod:`cogs.table.talk` and its restart half (:mod:`cogs.table.restart`) share: the turn message a game
+has up, a step as presenters see it, the seats' public infos, how a card becomes a message (or is recognised in
+one), and the keys of a game's timers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import discord
+
+from bot.core.service import StepReport
+from bot.core.table import Table
+from bot.i18n import t
+from cogs.seats import safe_name
+
+from .presenter import Card, Happened, SeatInfo
+
+DEADLINE, REMINDER, CATCH_UP, STATUS = "deadline", "reminder", "catch-up", "status"
+TIMER_KEYS = (DEADLINE, REMINDER, CATCH_UP, STATUS)
+MAX_EMBEDS, MAX_EMBED_CHARS = 10, 6000  # Discord's limits for one message's embeds (count, total characters)
+
+
+def edit_fields(card: Card) -> dict[str, Any]:
+    """``Message.edit`` keywords for a card: its pictures replace the message's attachments."""
+    return {"content": card.content, "embeds": list(card.embeds), "attachments": [p.file() for p in card.pictures]}
+
+
+def seat_infos(table: Table) -> list[SeatInfo]:
+    seated = table.seated
+    awaited = table.awaited() if table.running else frozenset()
+    return [SeatInfo(s.seat, safe_name(s.name), s.is_ai, s.seat not in seated, table.running and table.away(s.seat),
+                     s.seat in awaited, s.state) for s in table.record.seats]
+
+
+def happened(table: Table, report: StepReport) -> Happened:
+    """A report as the presenter may see it: the table's views, never the states."""
+    game = table.game
+    return Happened(report.step, report.event, game.view(report.before, None), game.view(report.after, None),
+                    report.reason, report.timed_out, report.finished, table.id)
+
+
+def footer(title: str, game_id: int, final: bool, lang: str) -> str:
+    return t("core.footer.final" if final else "core.footer", lang, game=title, id=game_id)
+
+
+def combined(head: Card, card: Card) -> Card | None:
+    """``head`` (a report) above ``card`` (a turn message) as one message; None when it would not fit."""
+    embeds = (*head.embeds, *card.embeds)
+    content = "\n".join(c for c in (head.content, card.content) if c) or None
+    if (head.pictures or card.pictures or len(embeds) > MAX_EMBEDS or sum(len(e) for e in embeds) > MAX_EMBED_CHARS
+            or len(content or "") > 2000):
+        return None
+    return Card(content, embeds)
+
+
+def shows(message: discord.Message, card: Card) -> bool:
+    """Whether ``message`` reads as ``card`` told after whatever came first: no inputs, the same embed titles,
+    and each embed's text ending with the card's (a ``done`` card puts what it told before first)."""
+    embeds = message.embeds
+    return (not message.components and bool(card.embeds) and len(embeds) == len(card.embeds) and all(
+        e.title == c.title and bool(c.description) and (e.description or "").endswith(c.description or "")
+        for e, c in zip(embeds, card.embeds, strict=True)))
+
+
+def ended_seats(seats: Sequence[SeatInfo], ended: Happened) -> list[SeatInfo]:
+    """The seats as the ended step left them: awaited only those the deadline acted for."""
+    return [replace(s, awaited=s.seat in ended.timed_out) for s in seats]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnMessage:
+    step: int
+    message_id: int
+    since: tuple[Happened, ...] = ()  # what it told before its own step
+    thread: str | None = None  # the presenter's thread key: later steps of the same thread edit this message
+    # The embeds shown above the turn's own card (a report posted with it); None: not known (found after a
+    # restart): learnt from the message an interaction carries, or read once before the close.
+    head: tuple[discord.Embed, ...] | None = ()
+    reminded: bool = False  # the reminder line is shown (kept by later updates of the message)
