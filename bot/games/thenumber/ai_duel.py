@@ -162,12 +162,28 @@ def _exact_later(turn: int) -> Later:
     return last_turn_value if turn < TURNS_PER_ROUND else (lambda _a, _b: 0.0)
 
 
+def _exact_size(mine: int, theirs: int) -> bool:
+    return len(canonical_numbers(mine)) * len(canonical_numbers(theirs)) <= EXACT_SIZE
+
+
+def end_of_round_values(mine: int, theirs: int, turn: int, candidates: Sequence[int],
+                        their_model: Dist) -> list[float] | None:
+    """Each candidate's expected lead over the opponent against ``their_model``, the rest of the round
+    valued exactly (see :func:`last_turn_value`); None before the round's end or for boards too big."""
+    if turn < EXACT_FROM or not _exact_size(mine, theirs):
+        return None
+    ys = [y for y, _, _ in their_model]
+    table = duel_payoffs(mine, theirs, turn, candidates, ys, _exact_later(turn))
+    weights = [w for _, _, w in their_model]
+    return [sum(a * w for a, w in zip(row, weights, strict=True)) for row in table]
+
+
 def duel_mix(mine: int, theirs: int, turn: int, my_values: tuple[Sequence[int], Sequence[float]],
              their_values: tuple[Sequence[int], Sequence[float]], their_model: Dist) -> Dist:
     """Our equilibrium mix: at the end of the round over every number, solved exactly; earlier over our
     best candidates, against their best candidates and their likely numbers."""
     xs, ys = list(canonical_numbers(mine)), list(canonical_numbers(theirs))
-    if turn >= EXACT_FROM and len(xs) * len(ys) <= EXACT_SIZE:
+    if turn >= EXACT_FROM and _exact_size(mine, theirs):
         weights = solve_exact(duel_payoffs(mine, theirs, turn, xs, ys, _exact_later(turn)))[0]
     else:
         def best(candidates: Sequence[int], values: Sequence[float]) -> list[int]:
