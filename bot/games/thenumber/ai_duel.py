@@ -128,7 +128,7 @@ def solve_exact(table: Sequence[Sequence[float]] | np.ndarray) -> tuple[np.ndarr
         col = int(t[n, :-1].argmin())
         if t[n, col] >= -1e-12:
             duals = np.maximum(t[n, m:m + n], 0.0)
-            return duals / duals.sum(), 1.0 / duals.sum() + shift
+            return duals / duals.sum(), float(1.0 / duals.sum() + shift)
         column = t[:n, col]
         ratios = np.full(n, np.inf)
         ok = column > 1e-12
