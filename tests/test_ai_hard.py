@@ -5,7 +5,7 @@ from collections.abc import Callable, Sequence
 
 from bot.games.thenumber.ai import LEVEL_DESCRIPTIONS, LEVELS, choose_number
 from bot.games.thenumber.ai_beliefs import DEFAULT_PRIOR, TYPES, normal_dist, posterior, prior_from_past_games
-from bot.games.thenumber.ai_duel import duel_mix, last_turn_value, solve_duel, solve_exact
+from bot.games.thenumber.ai_duel import duel_mix, last_turn_value, solve_exact, solve_game
 from bot.games.thenumber.ai_mixed import _public_key, hard_distribution, past_views, position_values
 from bot.games.thenumber.ai_model import easy_dist
 from bot.games.thenumber.ai_tables import FULL_MASK, MASK, available_mask, legal_numbers
@@ -171,9 +171,9 @@ def test_every_level_has_a_description() -> None:
 
 def test_the_duel_solver_finds_the_mixed_equilibrium() -> None:
     """Matching pennies: the only equilibrium is half and half; a dominant row is played for sure."""
-    half = solve_duel([[1.0, -1.0], [-1.0, 1.0]])
+    half, _ = solve_game([[1.0, -1.0], [-1.0, 1.0]])
     assert abs(half[0] - 0.5) < 0.05
-    dominant = solve_duel([[2.0, 2.0], [0.0, 1.0]])
+    dominant, _ = solve_game([[2.0, 2.0], [0.0, 1.0]])
     assert dominant[0] > 0.95
 
 

@@ -1,14 +1,16 @@
-"""Heads-up against a thinking opponent: an approximate equilibrium of the turn, as a zero-sum game (pure).
+"""Heads-up: the turn as a zero-sum game, played for the lead over the one opponent (pure).
 
 With two players left, every point one scores is a point the other did not: the turn is a zero-sum game
-between the sensible numbers on each side. Regret matching finds a mixed strategy that a best responder,
-even one running this code, cannot beat by much within the turn.
+between the sensible numbers on each side. Against an opponent who seems to read us, hard plays its
+equilibrium, a mixed strategy that a best responder, even one running this code, cannot beat within it.
 
-What comes after the turn is valued two ways. The last two turns of a round are solved exactly: after
-turn 5 nothing of the boards is left to play for, so the value of the last turn's game for every pair of
-boards is the true worth of what turn 4 leaves (a 9 kept for the doubled turn is worth what the duel,
-not a generic opponent, lets it score). Earlier, the generic worth of each board (:mod:`ai_future`)
-stands in for the rest of the round, and the game is cut down to a few dozen numbers per side.
+What comes after the turn is valued two ways. The last two turns of a round are solved exactly (the
+simplex method): after turn 5 nothing of the boards is left to play for, so the value of the last turn's
+game for every pair of boards is the true worth of what turn 4 leaves (a 9 kept for the doubled turn is
+worth what the duel, not a generic opponent, lets it score). Every heads-up opponent is answered with that
+exact valuation at the round's end, through :func:`end_of_round_values`. Earlier, the generic worth of
+each board (:mod:`ai_future`) stands in for the rest of the round, and the game is cut down to a few
+dozen numbers per side and solved by regret matching.
 """
 
 from collections.abc import Callable, Sequence
@@ -105,11 +107,6 @@ def solve_game(table: Sequence[Sequence[float]] | np.ndarray, rounds: int = DUEL
     average /= average.sum()
     their_average /= their_average.sum()
     return average, float(average @ a @ their_average)
-
-
-def solve_duel(table: Sequence[Sequence[float]], rounds: int = DUEL_ROUNDS) -> list[float]:
-    """Our equilibrium weights of ``table`` (see :func:`solve_game`)."""
-    return [float(w) for w in solve_game(table, rounds)[0]]
 
 
 def solve_exact(table: Sequence[Sequence[float]] | np.ndarray) -> tuple[np.ndarray, float]:
