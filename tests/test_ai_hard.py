@@ -5,7 +5,7 @@ from collections.abc import Callable, Sequence
 
 from bot.games.thenumber.ai import LEVEL_DESCRIPTIONS, LEVELS, choose_number
 from bot.games.thenumber.ai_beliefs import DEFAULT_PRIOR, TYPES, normal_dist, posterior, prior_from_past_games
-from bot.games.thenumber.ai_duel import duel_mix, solve_duel
+from bot.games.thenumber.ai_duel import duel_mix, last_turn_value, solve_exact, solve_game
 from bot.games.thenumber.ai_mixed import _public_key, hard_distribution, past_views, position_values
 from bot.games.thenumber.ai_model import easy_dist
 from bot.games.thenumber.ai_tables import FULL_MASK, MASK, available_mask, legal_numbers
@@ -171,10 +171,24 @@ def test_every_level_has_a_description() -> None:
 
 def test_the_duel_solver_finds_the_mixed_equilibrium() -> None:
     """Matching pennies: the only equilibrium is half and half; a dominant row is played for sure."""
-    half = solve_duel([[1.0, -1.0], [-1.0, 1.0]])
+    half, _ = solve_game([[1.0, -1.0], [-1.0, 1.0]])
     assert abs(half[0] - 0.5) < 0.05
-    dominant = solve_duel([[2.0, 2.0], [0.0, 1.0]])
+    dominant, _ = solve_game([[2.0, 2.0], [0.0, 1.0]])
     assert dominant[0] > 0.95
+
+
+def test_the_exact_solver_finds_the_value_and_an_unbeatable_mix() -> None:
+    """Rock-paper-scissors is a third each and worth nothing; a saddle point is found as one pure row."""
+    weights, value = solve_exact([[0.0, -1.0, 1.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]])
+    assert abs(value) < 1e-9 and max(abs(w - 1 / 3) for w in weights) < 1e-9
+    weights, value = solve_exact([[10.0, -20.0, -22.0, 0.0], [12.0, 11.0, 9.0, 10.0]])
+    assert value == 9.0 and weights[1] == 1.0
+
+
+def test_the_last_turn_is_valued_exactly() -> None:
+    """A 9 against an 8 on the doubled last turn: 999 (18 + 8 + one digit) beats 888 (16 + one digit)."""
+    assert last_turn_value(1 << 9, 1 << 8) == 10.0
+    assert last_turn_value(0, 1 << 8) == -25.0  # sitting out, the other scores 16 + 8 + 1 unopposed
 
 
 def test_heads_up_against_a_reader_hard_mixes_legal_numbers() -> None:

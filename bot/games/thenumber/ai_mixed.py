@@ -12,7 +12,7 @@ simple habits it stays sharp, close to the best reply.
 from collections.abc import Callable, Mapping, Sequence
 
 from .ai_beliefs import NOISE, observations, opponent_boards, posterior, predicted_dist, spread_chance
-from .ai_duel import duel_mix
+from .ai_duel import duel_mix, end_of_round_values
 from .ai_future import future_table
 from .ai_model import Dist, block_chances, free_above_weight, softmax_dist, turn_values
 from .ai_tables import FULL_MASK, MASK, POPCOUNT, available_mask, canonical_numbers, legal_numbers
@@ -271,6 +271,10 @@ def _hard_distribution(view: PublicView, me: str, priors: Priors | None) -> Dist
         final.append(model)
     mine = available_mask(view.crossed[me])
     c, v = position_values(mine, view.turn, final)
+    if len(final) == 1:
+        # Heads-up, the round's end is valued by its exact game: the lead over the one opponent.
+        (p,) = beliefs
+        v = end_of_round_values(mine, available_mask(view.crossed[p]), view.turn, c, final[0]) or v
     mix = softmax_dist(c, v, _temperature(beliefs), floor=MIX_FLOOR)
     if len(final) == 1 and _duels(next(iter(beliefs.values()))):
         # Heads-up against someone who seems to read us: play the turn's zero-sum equilibrium instead.
