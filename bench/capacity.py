@@ -34,17 +34,19 @@ Time can be compressed by a factor K rather than simulated: with real sockets be
 virtual clock would have to drive aiohttp's and discord.py's own timeouts and sleeps too, which it cannot. So
 the bot gets a clock that runs K times faster than the wall and a scheduler that fires its timers on it: the
 game's 30 s turn and every other timer keep their product values in the bot's own time (``turn_seconds`` ge=15
-is not bypassed), and the fake's global limit becomes 50 requests per 1/K s, the DM-reply throttle window 5/K s.
+is not bypassed), and the fake's global limit becomes 50 requests per 1/K s, the bot's own pace under it
+(GLOBAL_WINDOW_SECONDS) 48 per 1/K s, the DM-reply throttle window 5/K s.
 Everything that waits scales; the work does not, so K multiplies the CPU load: the full run uses K = 1 (real
 30 s turns). ``--quick`` uses K = 4, one measured turn and only N = 32 and 64 (about a minute): a smoke run
 whose figure is a lower bound, and not held to the target. Lags and waits are reported in the bot's time.
 
-The product's settings are its defaults apart from the turn (30 s) and the DM-reply window: REMINDER_SECONDS
+The product's settings are its defaults apart from the turn (30 s) and the windows above: REMINDER_SECONDS
 is 30, so a 30 s turn sends no reminder (as on a real server with the default configuration). Tables are
-opened with the limit off (opening is bench.opening's business); every table's first turn is a warm-up that
-ends at a random moment, which spreads the tables' turns apart (real tables do not start together), and the
-measurement starts when the limit is turned on after the last table opened. A table that has played its
-measured turns plays on, unmeasured, until every table has, so the last ones are measured under the same load.
+opened with the fake's limit off (opening is bench.opening's business; the bot paces itself all along); every
+table's first turn is a warm-up that ends at a random moment, which spreads the tables' turns apart (real tables
+do not start together), and the measurement starts when the limit is turned on after the last table opened. A
+table that has played its measured turns plays on, unmeasured, until every table has, so the last ones are
+measured under the same load.
 The full search starts at the target (twice the baseline) and doubles while N keeps up, then bisects, a few
 steps per path (each N is one fresh run).
 
@@ -430,7 +432,8 @@ class Simulation:
             self.tables.append(table)
             self.by_channel[table.channel.id] = table
         env = bot_env(self.fake, self.db.path) | {
-            "TURN_SECONDS": str(TURN_SECONDS), "DM_REPLY_WINDOW_SECONDS": repr(DM_REPLY_WINDOW / self.factor)}
+            "TURN_SECONDS": str(TURN_SECONDS), "DM_REPLY_WINDOW_SECONDS": repr(DM_REPLY_WINDOW / self.factor),
+            "GLOBAL_WINDOW_SECONDS": repr(DISCORD_WINDOW / self.factor)}  # the bot's own pace (its product value)
         self.bot = BotProcess(self.fake, self.tmp, self.tree, self.clock, env, self.profile)
         await self.bot.start()
 

@@ -33,8 +33,9 @@ _ATTEMPTS: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("
 
 class TokenWaits:
     """How long each REST call of the bot waited for the token: from the call into discord.py's
-    ``HTTPClient.request`` to the start of its last HTTP attempt (discord.py's global lock, and its sleeps after
-    each 429). The work around it (the bot's, the fake's, the disk's) is not in it, so this is what the limit
+    ``HTTPClient.request`` to the moment its last HTTP attempt asks for a connection (after discord.py's global
+    lock, its sleeps after each 429, and the product's own pacing, which aiohttp's request-start trace runs just
+    before that). The work around it (the bot's, the fake's, the disk's) is not in it, so this is what the limit
     costs, whatever else keeps the machine busy. Times are time.monotonic(): the same clock in every process."""
 
     def __init__(self) -> None:
@@ -57,16 +58,17 @@ class TokenWaits:
                     self.calls.append((int(channel) if channel is not None else None, called,
                                        attempts[-1] - called))
 
-        opener = session.request
+        connector = session.connector
+        connect = connector.connect
 
-        def attempt(*args: Any, **kwargs: Any) -> Any:
+        async def attempt(*args: Any, **kwargs: Any) -> Any:
             attempts = _ATTEMPTS.get()
             if attempts is not None:  # interaction answers use the same session, outside HTTPClient.request
                 attempts.append(time.monotonic())
-            return opener(*args, **kwargs)
+            return await connect(*args, **kwargs)
 
         http.request = timed
-        session.request = attempt
+        connector.connect = attempt
 
 
 class _Count(logging.Handler):
