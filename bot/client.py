@@ -43,9 +43,11 @@ class NumberBot(commands.Bot):
                  games: tuple[Game[Any, Any, Any], ...] | None = None,
                  extensions: tuple[str, ...] = EXTENSIONS) -> None:
         shards = settings.shards
-        # Never a global 429: every counted request waits its turn under the token's limit (see the module).
-        pacer = GlobalPacer(settings.global_requests_per_window, settings.global_window_seconds)
-        trace = pacing_trace(pacer)
+        # Never a global 429: every counted request waits its turn under the token's limit (see the module);
+        # GLOBAL_REQUESTS_PER_WINDOW=0 leaves the pace to a rate-limit proxy shared by several processes.
+        pacer = (GlobalPacer(settings.global_requests_per_window, settings.global_window_seconds)
+                 if settings.global_requests_per_window else None)
+        trace = pacing_trace(pacer) if pacer is not None else None
         sharding: dict[str, Any] = {}
         if isinstance(self, commands.AutoShardedBot):
             if shards is None:
@@ -60,7 +62,7 @@ class NumberBot(commands.Bot):
             http_trace=trace,
             **sharding,
         )
-        if getattr(self.http, "http_trace", None) is not trace:  # discord.py ignores options it does not know
+        if trace is not None and getattr(self.http, "http_trace", None) is not trace:  # unknown options are ignored
             raise RuntimeError("discord.py no longer takes http_trace: review bot/http_pacing.py")
         self.pacer = pacer
         self.settings = settings
