@@ -15,7 +15,9 @@ request when it is made, but discord.py may then hold it behind its route's buck
 with requests counted after it, and it retries after a 429 or a 5xx inside ``request``, unseen: the hook counts
 every attempt at the moment it leaves. Interaction callbacks and followups use the same aiohttp session
 (discord.py's webhook adapter), so the hook tells them apart by URL, as Discord does, and never delays them.
-The gateway's websocket and the CDN are not under the API's base URL, so they are not counted either.
+The gateway's websocket and the CDN are not under the API's base URL, so they are not counted either. The wait
+uses up part of aiohttp's 5-minute total timeout of the request (discord.py sets none of its own): only a
+backlog of some 14,000 requests would leave a request too little of it.
 
 Several processes on one token (shards) share Discord's limit: each must get its share of it (settings).
 """
