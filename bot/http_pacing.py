@@ -4,10 +4,11 @@ Discord lets a bot token make 50 requests per second across its API; interaction
 (which interaction followups use) are exempt. discord.py only reacts to the limit: after a global 429 it holds
 every request and retries the refused one. Discord bans for a while a client that makes 10,000 invalid
 (401/403/429) requests in 10 minutes, so the bot must not rely on 429s: it sends at most ``requests`` counted
-requests in any ``window`` seconds (48 per 1 s by default, a margin for the skew between our clock and
-Discord's). A sliding log of the last ``requests`` send times guarantees that for every sliding window, hence
-for every fixed window too, whichever of the two Discord counts in. Each request looks at the log's oldest
-entry only, and the requests that must wait queue in arrival order.
+requests in any ``window`` seconds (48 per 1 s by default: a margin for the skew between our clock and
+Discord's, and for requests that reach Discord's counter unevenly late). A sliding log of the last
+``requests`` send times guarantees that for every sliding window, hence for every fixed window too, whichever
+of the two Discord counts in. Each request looks at the log's oldest entry only, and the requests that must
+wait queue in arrival order.
 
 The pacer sits in aiohttp's ``on_request_start`` trace hook (discord.py's ``http_trace`` option), which aiohttp
 awaits before each HTTP attempt takes a connection. A wrapper around ``HTTPClient.request`` would count a
@@ -19,7 +20,8 @@ The gateway's websocket and the CDN are not under the API's base URL, so they ar
 uses up part of aiohttp's 5-minute total timeout of the request (discord.py sets none of its own): only a
 backlog of some 14,000 requests would leave a request too little of it.
 
-Several processes on one token (shards) share Discord's limit: each must get its share of it (settings).
+Several processes on one token (shards) share Discord's limit: each must get its share of it, or none at all
+behind a rate-limit proxy that paces them together (GLOBAL_REQUESTS_PER_WINDOW, bot/settings.py).
 """
 
 import asyncio
