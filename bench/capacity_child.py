@@ -7,7 +7,8 @@ imports nothing of the bench or the tests, so it runs an older commit's bot too 
 instruments: each REST call's wait for the token (``TokenWaits``), the event loop's lag (a 10 ms ticker), the
 process's CPU time and the warnings of the bot's loggers; with CAPACITY_FACTOR > 1 a compressed clock and
 scheduler (the harness's, same epoch and origin); with CAPACITY_PROFILE a cProfile of the event loop's thread.
-SIGUSR1 starts the measured window; SIGUSR2 writes what it measured as JSON to CAPACITY_REPORT (written to a
+SIGUSR1 starts the measured window (and puts back the product's own pace, lifted while the tables are
+opened, as the fake's limit is); SIGUSR2 writes what it measured as JSON to CAPACITY_REPORT (written to a
 temporary name, then renamed: the harness waits for the name).
 """
 
@@ -88,10 +89,16 @@ class Instruments:
         self.counter = _Count()
         self.started: tuple[float, float, int] | None = None  # (monotonic, process time, warnings so far)
         self.profiler: Any = None
+        self.pacer: Any = None  # the product's own pace (bot/http_pacing.py; older trees have none)
+        self.paced_window = 0.0
 
     def attach(self, bot: Any) -> None:
         """After login (discord.py's session exists; run_bot has configured logging)."""
         self.waits.install(bot.http)
+        # Lifted while the tables are opened, as the fake's limit is (a window of 0 never holds a request).
+        self.pacer = getattr(bot, "pacer", None)
+        if self.pacer is not None:
+            self.paced_window, self.pacer.window = self.pacer.window, 0.0
         logging.getLogger("discord.http").setLevel(logging.ERROR)  # a warning for every 429 it retries
         for name in ("bot", "cogs", "storage"):
             logging.getLogger(name).addHandler(self.counter)
@@ -113,6 +120,8 @@ class Instruments:
 
     def start(self) -> None:
         self.started = (time.monotonic(), time.process_time(), self.counter.count)
+        if self.pacer is not None:
+            self.pacer.window = self.paced_window
         if self.profile_path:
             import cProfile
 
