@@ -46,8 +46,9 @@ opened with the fake's limit off and the bot's own pace lifted (opening is bench
 opening's DMs, one per player, drained into the measured turns for minutes: at 150 tables steady play fills
 the pace); every table's first turn is a warm-up that ends at a random moment, which spreads the tables' turns
 apart (real tables do not start together), and the measurement starts when the limit is turned on (and the pace
-back) after the last table opened. A table that has played its measured turns plays on, unmeasured, until every
-table has, so the last ones are measured under the same load.
+back) after the last table opened and the bot has opened every player's DM channel (``dms_opened``). A table
+that has played its measured turns plays on, unmeasured, until every table has, so the last ones are measured
+under the same load.
 The full search starts at the target (twice the baseline) and doubles while N keeps up, then bisects, a few
 steps per path (each N is one fresh run).
 
