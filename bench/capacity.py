@@ -34,17 +34,21 @@ Time can be compressed by a factor K rather than simulated: with real sockets be
 virtual clock would have to drive aiohttp's and discord.py's own timeouts and sleeps too, which it cannot. So
 the bot gets a clock that runs K times faster than the wall and a scheduler that fires its timers on it: the
 game's 30 s turn and every other timer keep their product values in the bot's own time (``turn_seconds`` ge=15
-is not bypassed), and the fake's global limit becomes 50 requests per 1/K s, the DM-reply throttle window 5/K s.
+is not bypassed), and the fake's global limit becomes 50 requests per 1/K s, the bot's own pace under it
+(GLOBAL_WINDOW_SECONDS) its window divided by K, the DM-reply throttle window 5/K s.
 Everything that waits scales; the work does not, so K multiplies the CPU load: the full run uses K = 1 (real
 30 s turns). ``--quick`` uses K = 4, one measured turn and only N = 32 and 64 (about a minute): a smoke run
 whose figure is a lower bound, and not held to the target. Lags and waits are reported in the bot's time.
 
-The product's settings are its defaults apart from the turn (30 s) and the DM-reply window: REMINDER_SECONDS
+The product's settings are its defaults apart from the turn (30 s) and the windows above: REMINDER_SECONDS
 is 30, so a 30 s turn sends no reminder (as on a real server with the default configuration). Tables are
-opened with the limit off (opening is bench.opening's business); every table's first turn is a warm-up that
-ends at a random moment, which spreads the tables' turns apart (real tables do not start together), and the
-measurement starts when the limit is turned on after the last table opened. A table that has played its
-measured turns plays on, unmeasured, until every table has, so the last ones are measured under the same load.
+opened with the fake's limit off and the bot's own pace lifted (opening is bench.opening's business; paced, the
+opening's DMs, one per player, drained into the measured turns for minutes: at 150 tables steady play fills
+the pace); every table's first turn is a warm-up that ends at a random moment, which spreads the tables' turns
+apart (real tables do not start together), and the measurement starts when the limit is turned on (and the pace
+back) after the last table opened and the bot has opened every player's DM channel (``dms_opened``). A table
+that has played its measured turns plays on, unmeasured, until every table has, so the last ones are measured
+under the same load.
 The full search starts at the target (twice the baseline) and doubles while N keeps up, then bisects, a few
 steps per path (each N is one fresh run).
 
@@ -73,6 +77,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.clock import SystemClock
+from bot.settings import Settings
 from tests.fakediscord import Channel, FakeDiscord, InteractionResult, Message, SimulationError, SimUser
 from tests.test_bot_process import bot_env
 
@@ -95,6 +100,7 @@ DM_REPLY_WINDOW = 5.0  # the product's default DM-reply throttle window (bot sec
 IN_FLIGHT = 4
 OPEN_ATTEMPTS = 3
 OPENING_ANSWER_DEADLINE = 60.0  # s: the fake's 3 s rule, relaxed while the tables are opened
+DMS_PATIENCE = 60.0  # s: at most this long for the opening's DMs (see Simulation.dms_opened)
 DISCORD_ANSWER_DEADLINE = 3.0  # s: Discord's, from the measurement on (CPU time is not compressed)
 MAX_TABLES = 4096
 LAST_TURN = 9  # a game has 10 turns: the last one a table may play here must have a next turn message
@@ -399,6 +405,7 @@ class Simulation:
         self.windows: list[tuple[int, float, float]] = []  # measured turns: (channel id, ended, next seen)
         self.reopened = 0  # tables opened again because an answer came too late (a busy machine)
         self.guild: Any = None
+        self.undmed: set[int] = set()  # players the bot has not opened a DM channel with yet (see dms_opened)
 
     def seconds(self, bot_seconds: float) -> float:
         """Real seconds for a span of the bot's time."""
@@ -429,8 +436,12 @@ class Simulation:
             table = TableRun(self.fake.add_channel(guild, f"table-{g}"), users[g * SEATS:(g + 1) * SEATS])
             self.tables.append(table)
             self.by_channel[table.channel.id] = table
+        self.undmed = {user.id for user in users}
+        # The bot's own pace under the limit: its product window (or the environment's), compressed like the rest.
+        pace = float(os.environ.get("GLOBAL_WINDOW_SECONDS", Settings.model_fields["global_window_seconds"].default))
         env = bot_env(self.fake, self.db.path) | {
-            "TURN_SECONDS": str(TURN_SECONDS), "DM_REPLY_WINDOW_SECONDS": repr(DM_REPLY_WINDOW / self.factor)}
+            "TURN_SECONDS": str(TURN_SECONDS), "DM_REPLY_WINDOW_SECONDS": repr(DM_REPLY_WINDOW / self.factor),
+            "GLOBAL_WINDOW_SECONDS": repr(pace / self.factor)}
         self.bot = BotProcess(self.fake, self.tmp, self.tree, self.clock, env, self.profile)
         await self.bot.start()
 
@@ -466,6 +477,22 @@ class Simulation:
             raise SimulationError("no running game stored for the channel")
         table.game_id = found[0]
 
+    async def dms_opened(self, patience: float) -> None:
+        """Opening includes the DM the bot sends each player on opening or joining a lobby (how to play):
+        discord.py opens DM channels one at a time (one rate-limit bucket), so when the last table has opened,
+        tens of them may still be due; they burst into the first seconds of the measured turns, and a bot that
+        paces itself then queues everything behind them for seconds. Their first step, the DM channel, tells
+        it is under way: the DM follows at once. Polled (the fake's request log; opening is not measured);
+        after ``patience`` the measurement starts anyway (a product that sends no such DM)."""
+        seen, deadline = 0, time.monotonic() + patience
+        while self.undmed and time.monotonic() < deadline:
+            records = self.fake.requests
+            for record in records[seen:]:
+                if record.path == "/users/@me/channels" and isinstance(record.json, dict):
+                    self.undmed.discard(int(record.json.get("recipient_id") or 0))
+            seen = len(records)
+            await asyncio.sleep(0.05)
+
     async def open_again_if_refused(self, table: TableRun) -> None:
         """Open the table; if the busy machine made the bot miss Discord's 3 s for an answer, open it again in a
         new channel with new players (opening is not what this measures; the count is reported)."""
@@ -478,7 +505,9 @@ class Simulation:
                     raise
             self.reopened += 1
             del self.by_channel[table.channel.id]
+            self.undmed.difference_update(p.id for p in table.players)  # some may never have joined
             table.players = [self.fake.add_user(f"r{self.reopened}-{s}") for s in range(SEATS)]
+            self.undmed.update(p.id for p in table.players)
             for player in table.players:
                 self.fake.add_member(self.guild, player)
             table.channel = self.fake.add_channel(self.guild, f"reopened-{self.reopened}")
@@ -576,6 +605,7 @@ class Simulation:
         try:
             opening = time.monotonic()
             await asyncio.gather(*openers)
+            await self.dms_opened(DMS_PATIENCE)
             result.opening_seconds = time.monotonic() - opening
             self.fake.interaction_deadline = DISCORD_ANSWER_DEADLINE
             limit = self.fake.limit_globally(DISCORD_REQUESTS, DISCORD_WINDOW / self.factor)

@@ -7,7 +7,8 @@ imports nothing of the bench or the tests, so it runs an older commit's bot too 
 instruments: each REST call's wait for the token (``TokenWaits``), the event loop's lag (a 10 ms ticker), the
 process's CPU time and the warnings of the bot's loggers; with CAPACITY_FACTOR > 1 a compressed clock and
 scheduler (the harness's, same epoch and origin); with CAPACITY_PROFILE a cProfile of the event loop's thread.
-SIGUSR1 starts the measured window; SIGUSR2 writes what it measured as JSON to CAPACITY_REPORT (written to a
+SIGUSR1 starts the measured window (and puts back the product's own pace, lifted while the tables are
+opened, as the fake's limit is); SIGUSR2 writes what it measured as JSON to CAPACITY_REPORT (written to a
 temporary name, then renamed: the harness waits for the name).
 """
 
@@ -33,8 +34,9 @@ _ATTEMPTS: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("
 
 class TokenWaits:
     """How long each REST call of the bot waited for the token: from the call into discord.py's
-    ``HTTPClient.request`` to the start of its last HTTP attempt (discord.py's global lock, and its sleeps after
-    each 429). The work around it (the bot's, the fake's, the disk's) is not in it, so this is what the limit
+    ``HTTPClient.request`` to the moment its last HTTP attempt asks for a connection (after discord.py's global
+    lock, its sleeps after each 429, and the product's own pacing, which aiohttp's request-start trace runs just
+    before that). The work around it (the bot's, the fake's, the disk's) is not in it, so this is what the limit
     costs, whatever else keeps the machine busy. Times are time.monotonic(): the same clock in every process."""
 
     def __init__(self) -> None:
@@ -57,16 +59,17 @@ class TokenWaits:
                     self.calls.append((int(channel) if channel is not None else None, called,
                                        attempts[-1] - called))
 
-        opener = session.request
+        connector = session.connector
+        connect = connector.connect
 
-        def attempt(*args: Any, **kwargs: Any) -> Any:
+        async def attempt(*args: Any, **kwargs: Any) -> Any:
             attempts = _ATTEMPTS.get()
             if attempts is not None:  # interaction answers use the same session, outside HTTPClient.request
                 attempts.append(time.monotonic())
-            return opener(*args, **kwargs)
+            return await connect(*args, **kwargs)
 
         http.request = timed
-        session.request = attempt
+        connector.connect = attempt
 
 
 class _Count(logging.Handler):
@@ -86,10 +89,16 @@ class Instruments:
         self.counter = _Count()
         self.started: tuple[float, float, int] | None = None  # (monotonic, process time, warnings so far)
         self.profiler: Any = None
+        self.pacer: Any = None  # the product's own pace (bot/http_pacing.py; older trees have none)
+        self.paced_window = 0.0
 
     def attach(self, bot: Any) -> None:
         """After login (discord.py's session exists; run_bot has configured logging)."""
         self.waits.install(bot.http)
+        # Lifted while the tables are opened, as the fake's limit is (a window of 0 never holds a request).
+        self.pacer = getattr(bot, "pacer", None)
+        if self.pacer is not None:
+            self.paced_window, self.pacer.window = self.pacer.window, 0.0
         logging.getLogger("discord.http").setLevel(logging.ERROR)  # a warning for every 429 it retries
         for name in ("bot", "cogs", "storage"):
             logging.getLogger(name).addHandler(self.counter)
@@ -111,6 +120,9 @@ class Instruments:
 
     def start(self) -> None:
         self.started = (time.monotonic(), time.process_time(), self.counter.count)
+        if self.pacer is not None:  # from a clean slate, as the fake's new limit counts
+            self.pacer._sent.clear()  # the opening's last sends, unpaced: they would hold the first second up
+            self.pacer.window = self.paced_window
         if self.profile_path:
             import cProfile
 

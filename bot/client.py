@@ -15,6 +15,7 @@ from bot.core.service import GameService
 from bot.core.timers import Scheduler
 from bot.games import GAMES
 from bot.http_buckets import amortise_bucket_sweep
+from bot.http_pacing import GlobalPacer, pacing_trace
 from bot.settings import Settings
 from bot.shards import Resync, ShardScheduler, ShardScopedStore
 from storage.backend import make_lease, make_store
@@ -42,6 +43,11 @@ class NumberBot(commands.Bot):
                  games: tuple[Game[Any, Any, Any], ...] | None = None,
                  extensions: tuple[str, ...] = EXTENSIONS) -> None:
         shards = settings.shards
+        # Never a global 429: every counted request waits its turn under the token's limit (see the module);
+        # GLOBAL_REQUESTS_PER_WINDOW=0 leaves the pace to a rate-limit proxy shared by several processes.
+        pacer = (GlobalPacer(settings.global_requests_per_window, settings.global_window_seconds)
+                 if settings.global_requests_per_window else None)
+        trace = pacing_trace(pacer) if pacer is not None else None
         sharding: dict[str, Any] = {}
         if isinstance(self, commands.AutoShardedBot):
             if shards is None:
@@ -53,8 +59,12 @@ class NumberBot(commands.Bot):
             help_command=None,
             # Never ping by accident: every message that should mention someone says so explicitly.
             allowed_mentions=discord.AllowedMentions.none(),
+            http_trace=trace,
             **sharding,
         )
+        if trace is not None and getattr(self.http, "http_trace", None) is not trace:  # unknown options are ignored
+            raise RuntimeError("discord.py no longer takes http_trace: review bot/http_pacing.py")
+        self.pacer = pacer
         self.settings = settings
         self.bucket_sweep = amortise_bucket_sweep(self.http)  # opening many tables stays linear (see the module)
         self.clock: Clock = clock or SystemClock()

@@ -56,6 +56,9 @@ class Settings(BaseSettings):
     reminder_seconds: int = Field(default=30, ge=0, description="Remind players this long before a deadline.")
     dm_replies_per_window: int = Field(default=3, ge=1, description="DM answers a user gets per window.")
     dm_reply_window_seconds: float = Field(default=5.0, gt=0, description="Beyond that, only the newest.")
+    global_requests_per_window: int = Field(default=48, ge=0, description="REST requests the bot sends per"
+                                            " window (Discord allows 50/s); 0: no pacing (a rate-limit proxy's).")
+    global_window_seconds: float = Field(default=1.0, gt=0, description="That window, in seconds.")
     discord_api_base: str | None = Field(default=None, description="e.g. http://127.0.0.1:8080/api/v10")
     discord_gateway_url: str | None = Field(default=None, description="e.g. ws://127.0.0.1:8080/gateway")
     shard_count: int | None = Field(default=None, ge=1, le=4096, description="Shards in all (unset: no sharding).")

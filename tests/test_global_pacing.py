@@ -1,0 +1,86 @@
+"""The bot paces its own requests under Discord's global limit (bot/http_pacing.py): a burst never earns a 429,
+and interaction answers, which Discord does not count, never queue behind the paced requests.
+
+The real bot against the fake with its global limit on (50 requests per second, fixed windows); the bot paces at
+its defaults (48 per second, a sliding window). Every wait is for an event; nothing is timed.
+"""
+
+import asyncio
+from pathlib import Path
+
+import discord
+
+from bot.client import NumberBot
+from bot.http_pacing import GlobalPacer
+from bot.settings import Settings
+from tests.discord_world import World, eventually
+
+POSTS, DMS = 100, 20  # 140 counted requests at once (a DM opens its channel first): three windows' worth
+
+
+def refused(world: World) -> list[str]:
+    return [f"{r.method} {r.path}" for r in world.fake.requests if r.status == 429]
+
+
+def pacer(bot: NumberBot) -> GlobalPacer:
+    assert bot.pacer is not None  # the default settings pace
+    return bot.pacer
+
+
+async def test_a_burst_of_posts_and_dms_gets_no_429_and_every_message_arrives(world: World) -> None:
+    bot = world.bot
+    assert bot is not None
+    limit = world.fake.limit_globally()
+    channel = bot.get_channel(world.general.id)
+    assert isinstance(channel, discord.TextChannel)
+    users = list(world.users.values())
+
+    async def dm(n: int) -> None:  # each opens its DM channel (a counted request) and posts in it
+        await (await bot.create_dm(discord.Object(users[n % len(users)].user.id))).send(f"dm {n}")
+
+    await asyncio.gather(*(channel.send(f"post {n}") for n in range(POSTS)), *(dm(n) for n in range(DMS)))
+    assert refused(world) == [] and limit.limited == 0
+    assert sorted(m.content for m in world.fake.messages(world.general)) == sorted(f"post {n}" for n in range(POSTS))
+    assert sum(len(world.fake.dms(u)) for u in users) == DMS
+    assert limit.accepted >= POSTS + 2 * DMS and pacer(bot).waited > 0  # paced, not merely under the limit
+
+
+async def test_an_interaction_is_answered_at_once_while_a_hundred_posts_wait(world: World) -> None:
+    bot = world.bot
+    assert bot is not None
+    world.fake.limit_globally()
+    channel = bot.get_channel(world.general.id)
+    assert isinstance(channel, discord.TextChannel)
+    backlog = [asyncio.create_task(channel.send(f"post {n}")) for n in range(100)]
+    try:
+        await eventually(lambda: pacer(bot).waited, what="posts waiting for the pace")
+        answered = await (await world.users["ana"].slash(world.general, "thenumber start")).wait()
+        assert answered.response_type is not None and not answered.rejections
+        # 100 posts at 48 a second take two windows more: the answer did not wait for them.
+        assert len(world.fake.messages(world.general)) < 100
+        await asyncio.gather(*backlog)
+    finally:
+        for task in backlog:
+            task.cancel()
+    assert refused(world) == []
+
+
+async def test_no_window_holds_more_than_its_requests_and_they_leave_in_arrival_order() -> None:
+    pace = GlobalPacer(3, 0.05)
+    sent: list[tuple[int, float]] = []
+
+    async def send(n: int) -> None:
+        await pace.send()
+        sent.append((n, pace.clock()))
+
+    await asyncio.gather(*(send(n) for n in range(10)))
+    assert [n for n, _ in sent] == list(range(10))
+    times = [at for _, at in sent]
+    # Any 4 sends in a row span a full window: no window of 0.05 s, sliding or fixed, holds more than 3.
+    assert all(later - earlier >= 0.05 for earlier, later in zip(times, times[3:], strict=False))
+
+
+async def test_no_pace_when_a_proxy_paces(tmp_path: Path) -> None:
+    bot = NumberBot(Settings(_env_file=None, database_path=tmp_path / "b.sqlite3",  # type: ignore[call-arg]
+                             global_requests_per_window=0))
+    assert bot.pacer is None and bot.http.http_trace is None
