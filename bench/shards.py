@@ -226,7 +226,8 @@ class Setup:
         self.tmp.mkdir(parents=True, exist_ok=True)
         env = bot_env(self.fake, self.tmp / "bot.sqlite3") | {
             "TURN_SECONDS": "3600", "REMINDER_SECONDS": "0", "DM_REPLIES_PER_WINDOW": "1000000",
-            "PYTHONPATH": str(ROOT)} | self.settings
+            # choices per second and CPU on a fake without the global limit: no pace (the capacity section's)
+            "GLOBAL_REQUESTS_PER_WINDOW": "0", "PYTHONPATH": str(ROOT)} | self.settings
         if self.key == "sqlite":
             self.bots = [BotProcess("bot", self.tmp, env, "INFO bot.client: ready")]
         elif self.key == "pg_one":

@@ -166,7 +166,10 @@ class Stack:
         channels = [self.fake.add_channel(self.guild, f"t{g}") for g in range(self.games)]
         settings = Settings(_env_file=None, database_path=self.tmp / "bench.sqlite3",  # type: ignore[call-arg]
                             database_url=self.database_url, turn_seconds=3600, reminder_seconds=0,
-                            dm_replies_per_window=1_000_000)
+                            dm_replies_per_window=1_000_000,
+                            # the cost per choice against a floor that does not pace, on a fake without the
+                            # global limit: the token's pace is the capacity section's, not this one's
+                            global_requests_per_window=0)
         self.bot = NumberBot(settings)
         await self.bot.login(self.fake.token)
         await self.fake.attach(self.bot)
