@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from .ai_beliefs import NOISE, observations, opponent_boards, posterior, predicted_dist, spread_chance
 from .ai_duel import duel_mix
 from .ai_future import future_table
-from .ai_model import Dist, block_chances, free_above_weight, softmax_dist, turn_values
+from .ai_lead import LEAD_THRESHOLD, lead
+from .ai_model import Dist, blend, block_chances, free_above_weight, softmax_dist, turn_values
 from .ai_tables import FULL_MASK, MASK, POPCOUNT, available_mask, canonical_numbers, legal_numbers
 from .engine import PublicView, new_game, play_turn, public_view
 from .errors import TheNumberError
@@ -123,15 +124,6 @@ def thinking_share(belief: Mapping[str, float]) -> float:
     return max(sum(belief.get(k, 0.0) for k in THINKING_TYPES), 1 - habit)
 
 
-def blend(a: Dist, b: Dist, share_b: float) -> Dist:
-    """The mixture (1 - share_b) a + share_b b."""
-    rows: dict[int, float] = {}
-    for dist, w in ((a, 1 - share_b), (b, share_b)):
-        for v, _, p in dist:
-            rows[v] = rows.get(v, 0.0) + w * p
-    return tuple((v, MASK[v], p) for v, p in sorted(rows.items()) if p > 0)
-
-
 def _public_key(view: PublicView) -> tuple[object, ...]:
     """Everything public the hard level reads, as a hashable key (so readers of it share the work)."""
     history = tuple((o.round, o.turn, tuple((s, r.number, r.status, r.crossed) for s, r in o.results.items()))
@@ -193,13 +185,28 @@ def first_guess(view: PublicView, seat: str) -> Dist:
     return _cached(("first", _public_key(view), seat), compute)
 
 
+def reply_to(view: PublicView, seat: str, others: Sequence[Dist]) -> Dist:
+    """A near-best reply of ``seat`` to the distributions ``others`` of the other seats still playing."""
+    c, v = position_values(available_mask(view.crossed[seat]), view.turn, others)
+    return softmax_dist(c, v, READER_TEMPERATURE, floor=MIX_FLOOR)
+
+
+def _active(view: PublicView, *skip: str) -> list[str]:
+    return [q for q in view.players if q not in skip and q not in view.exhausted]
+
+
 def reader_dist(view: PublicView, seat: str) -> Dist:
-    """How ``seat`` plays if it reads everyone else as the hard level: a near-best reply to their guesses."""
-    def compute() -> Dist:
-        others = [first_guess(view, q) for q in view.players if q != seat and q not in view.exhausted]
-        c, v = position_values(available_mask(view.crossed[seat]), view.turn, others)
-        return softmax_dist(c, v, READER_TEMPERATURE, floor=MIX_FLOOR)
-    return _cached(("reader", _public_key(view), seat), compute)
+    """How ``seat`` plays now if it reads everyone else as the hard level: a near-best reply to their
+    quick guesses (the full level of the others is not known yet while it is being decided)."""
+    return _cached(("reader", _public_key(view), seat),
+                   lambda: reply_to(view, seat, [first_guess(view, q) for q in _active(view, seat)]))
+
+
+def past_reader_dist(view: PublicView, seat: str) -> Dist:
+    """How ``seat`` played at a past position if it read everyone else: a near-best reply to the level-one
+    distribution of each other seat, which any reader of this code could compute then."""
+    return _cached(("past reader", _public_key(view), seat),
+                   lambda: reply_to(view, seat, [level_one(view, q) for q in _active(view, seat)]))
 
 
 def past_views(view: PublicView) -> list[PublicView]:
@@ -224,16 +231,20 @@ def past_views(view: PublicView) -> list[PublicView]:
 
 
 # The types the hard level models with its own code: one who reads the hard level, one who plays like it.
+# Now, a quick version of each (the others' full distributions are being decided); at past positions, the
+# full level-one distributions, which is what such a player really answered or drew from.
 OWN_TYPES: Mapping[str, Callable[[PublicView, str], Dist]] = {READER: reader_dist, HARD_LIKE: first_guess}
+PAST_OWN_TYPES: Mapping[str, Callable[[PublicView, str], Dist]] = {
+    READER: past_reader_dist, HARD_LIKE: lambda view, seat: level_one(view, seat)}
 
 
 def own_type_chances(view: PublicView, player: str) -> dict[str, list[float]]:
     """The chance of each number ``player`` revealed (see :func:`ai_beliefs.observations`) under each of
-    :data:`OWN_TYPES`, from the positions rebuilt by :func:`past_views`."""
+    :data:`PAST_OWN_TYPES`, from the positions rebuilt by :func:`past_views`."""
     views = past_views(view)
-    chances: dict[str, list[float]] = {k: [] for k in OWN_TYPES}
+    chances: dict[str, list[float]] = {k: [] for k in PAST_OWN_TYPES}
     for index, number, board, _, _ in observations(view, player):
-        for kind, model in OWN_TYPES.items():
+        for kind, model in PAST_OWN_TYPES.items():
             if index < len(views) and player not in views[index].exhausted:
                 table = {v: p for v, _, p in model(views[index], player)}
                 chances[kind].append(spread_chance(table, number, board))
@@ -252,30 +263,71 @@ def hard_distribution(view: PublicView, me: str, priors: Priors | None = None) -
     return _cached(("hard", _public_key(view), me, frozen), lambda: _hard_distribution(view, me, priors))
 
 
-def _hard_distribution(view: PublicView, me: str, priors: Priors | None) -> Dist:
+def opponent_models(view: PublicView, me: str, priors: Priors | None = None
+                    ) -> tuple[dict[str, dict[str, float]], dict[str, Dist], dict[str, Dist]]:
+    """Each opponent's belief (habits, and for a thinker the types of :data:`OWN_TYPES`), its habit
+    model and its predicted distribution, as the hard level of seat ``me`` sees them."""
     habits, models = habit_models(view, me, priors)
     beliefs: dict[str, dict[str, float]] = {}
-    final: list[Dist] = []
+    final: dict[str, Dist] = {}
     for p, belief in habits.items():
         # An opponent no habit explains may be reading us: weigh that too, from its own record.
         if thinking_share(belief) >= READER_THRESHOLD:
             belief = posterior(view, p, (priors or {}).get(p), extra=own_type_chances(view, p))
-            model = models[p]
-            done = 1.0 - sum(belief[k] for k in OWN_TYPES)
-            for kind, own in OWN_TYPES.items():
-                done += belief[kind]
-                model = blend(model, own(view, p), belief[kind] / done if done > 0 else 0.0)
-        else:
-            model = models[p]
         beliefs[p] = belief
-        final.append(model)
+        final[p] = own_blend(view, p, belief, models[p])
+    return beliefs, models, final
+
+
+def own_blend(view: PublicView, player: str, belief: Mapping[str, float], habit: Dist,
+              reader: Dist | None = None) -> Dist:
+    """The habit model blended with the :data:`OWN_TYPES` models by their belief (``reader``, when
+    given, stands for how a reader answers now)."""
+    model = habit
+    done = 1.0 - sum(belief.get(k, 0.0) for k in OWN_TYPES)
+    for kind, own in OWN_TYPES.items():
+        if belief.get(kind, 0.0) > 0:
+            done += belief[kind]
+            answer = reader if kind == READER and reader is not None else own(view, player)
+            model = blend(model, answer, belief[kind] / done if done > 0 else 0.0)
+    return model
+
+
+def level_one(view: PublicView, seat: str) -> Dist:
+    """The hard level's softmax for ``seat`` before it weighs how readers answer it: the public model of
+    "the hard level" with which it reads the other seats."""
+    def compute() -> Dist:
+        beliefs, _, final = opponent_models(view, seat)
+        c, v = position_values(available_mask(view.crossed[seat]), view.turn, list(final.values()))
+        return softmax_dist(c, v, _temperature(beliefs), floor=MIX_FLOOR)
+    return _cached(("level one", _public_key(view), seat), compute)
+
+
+def _hard_distribution(view: PublicView, me: str, priors: Priors | None) -> Dist:
+    beliefs, habits, models = opponent_models(view, me, priors)
+    final = list(models.values())
     mine = available_mask(view.crossed[me])
     c, v = position_values(mine, view.turn, final)
-    mix = softmax_dist(c, v, _temperature(beliefs), floor=MIX_FLOOR)
-    if len(final) == 1 and _duels(next(iter(beliefs.values()))):
-        # Heads-up against someone who seems to read us: play the turn's zero-sum equilibrium instead.
-        (p,) = beliefs
-        theirs = available_mask(view.crossed[p])
-        their_values = position_values(theirs, view.turn, [mix], careful=False)
-        return duel_mix(mine, theirs, view.turn, (c, v), their_values, final[0])
-    return mix
+    temperature = _temperature(beliefs)
+    mix = softmax_dist(c, v, temperature, floor=MIX_FLOOR)
+    if len(final) == 1:
+        if _duels(next(iter(beliefs.values()))):
+            # Heads-up against someone who seems to read us: play the turn's zero-sum equilibrium instead.
+            (p,) = beliefs
+            theirs = available_mask(view.crossed[p])
+            their_values = position_values(theirs, view.turn, [mix], careful=False)
+            return duel_mix(mine, theirs, view.turn, (c, v), their_values, final[0])
+        return mix
+    readers = [p for p, b in beliefs.items() if b.get(READER, 0.0) >= LEAD_THRESHOLD]
+    if not readers:
+        return mix
+
+    def answered(ours: Dist) -> list[float]:
+        """Our values when every likely reader answers ``ours`` (the others as predicted)."""
+        against = dict(models)
+        for p in readers:
+            reply = reply_to(view, p, [ours, *(level_one(view, q) for q in _active(view, me, p))])
+            against[p] = own_blend(view, p, beliefs[p], habits[p], reply)
+        return position_values(mine, view.turn, list(against.values()))[1]
+
+    return lead(c, v, temperature, answered, MIX_FLOOR)
