@@ -29,7 +29,6 @@ LOOK_AHEAD_FROM = 4  # look one turn ahead from this turn on (the doubled last t
 # Readers: an opponent this much "thinking" is also weighed as one who best-replies to the hard level.
 READER = "reader"
 HARD_LIKE = "hard"
-READER_THRESHOLD = 0.15
 READER_TEMPERATURE = 0.25
 CAREFUL_GUESS = False  # the quick guess of every seat skips survivors and look-ahead (it runs for each seat)
 DUEL_THRESHOLD = 0.5  # heads-up, an opponent this likely to run our code gets the equilibrium of the turn
@@ -203,10 +202,10 @@ def reader_dist(view: PublicView, seat: str) -> Dist:
 
 
 def past_reader_dist(view: PublicView, seat: str) -> Dist:
-    """How ``seat`` played at a past position if it read everyone else: a near-best reply to the level-one
-    distribution of each other seat, which any reader of this code could compute then."""
+    """How ``seat`` played at a past position if it read everyone else: a near-best reply to the hard
+    level's distribution of each other seat, which any reader of this code could compute then."""
     return _cached(("past reader", _public_key(view), seat),
-                   lambda: reply_to(view, seat, [level_one(view, q) for q in _active(view, seat)]))
+                   lambda: reply_to(view, seat, [hard_distribution(view, q) for q in _active(view, seat)]))
 
 
 def past_views(view: PublicView) -> list[PublicView]:
@@ -232,10 +231,10 @@ def past_views(view: PublicView) -> list[PublicView]:
 
 # The types the hard level models with its own code: one who reads the hard level, one who plays like it.
 # Now, a quick version of each (the others' full distributions are being decided); at past positions, the
-# full level-one distributions, which is what such a player really answered or drew from.
+# hard level's own distributions, which is what such a player really answered or drew from.
 OWN_TYPES: Mapping[str, Callable[[PublicView, str], Dist]] = {READER: reader_dist, HARD_LIKE: first_guess}
 PAST_OWN_TYPES: Mapping[str, Callable[[PublicView, str], Dist]] = {
-    READER: past_reader_dist, HARD_LIKE: lambda view, seat: level_one(view, seat)}
+    READER: past_reader_dist, HARD_LIKE: lambda view, seat: hard_distribution(view, seat)}
 
 
 def own_type_chances(view: PublicView, player: str) -> dict[str, list[float]]:
@@ -271,9 +270,9 @@ def opponent_models(view: PublicView, me: str, priors: Priors | None = None
     beliefs: dict[str, dict[str, float]] = {}
     final: dict[str, Dist] = {}
     for p, belief in habits.items():
-        # An opponent no habit explains may be reading us: weigh that too, from its own record.
-        if thinking_share(belief) >= READER_THRESHOLD:
-            belief = posterior(view, p, (priors or {}).get(p), extra=own_type_chances(view, p))
+        # Any opponent may be reading us or playing like us: weigh that too, from its own record. A reader
+        # often writes high numbers, so a habit that roughly fits must not hide it.
+        belief = posterior(view, p, (priors or {}).get(p), extra=own_type_chances(view, p))
         beliefs[p] = belief
         final[p] = own_blend(view, p, belief, models[p])
     return beliefs, models, final
