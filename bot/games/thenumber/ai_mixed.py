@@ -34,6 +34,8 @@ CAREFUL_GUESS = False  # the quick guess of every seat skips survivors and look-
 DUEL_THRESHOLD = 0.5  # heads-up, an opponent this likely to run our code gets the equilibrium of the turn
 # Candidates weaker than this share of the softmax are dropped from the mix (they barely matter).
 MIX_FLOOR = 2e-3
+LEAD_DEPTH = 1  # steps of answering readers (see led_distribution)
+OWN_FLOOR = 0.01  # an own type less likely than this is left out of the prediction (it costs a full model)
 
 Priors = Mapping[str, Mapping[str, float]]
 
@@ -258,8 +260,17 @@ def hard_distribution(view: PublicView, me: str, priors: Priors | None = None) -
     Deterministic in the public view (and ``priors``): anyone may compute it; only the draw from it is
     secret. ``me`` must be seated and still playing this round.
     """
+    return led_distribution(view, me, LEAD_DEPTH, priors)
+
+
+def led_distribution(view: PublicView, me: str, depth: int, priors: Priors | None = None) -> Dist:
+    """The hard level after ``depth`` steps of answering readers: at depth 0 the plain softmax
+    (:func:`level_one`), at depth k readers are taken to answer the others' depth k - 1 distributions."""
+    if depth == 0 and not priors:
+        return level_one(view, me)
     frozen = tuple(sorted((p, tuple(sorted(w.items()))) for p, w in priors.items())) if priors else ()
-    return _cached(("hard", _public_key(view), me, frozen), lambda: _hard_distribution(view, me, priors))
+    return _cached(("hard", _public_key(view), me, depth, frozen),
+                   lambda: _hard_distribution(view, me, depth, priors))
 
 
 def opponent_models(view: PublicView, me: str, priors: Priors | None = None
@@ -285,7 +296,7 @@ def own_blend(view: PublicView, player: str, belief: Mapping[str, float], habit:
     model = habit
     done = 1.0 - sum(belief.get(k, 0.0) for k in OWN_TYPES)
     for kind, own in OWN_TYPES.items():
-        if belief.get(kind, 0.0) > 0:
+        if belief.get(kind, 0.0) >= OWN_FLOOR:
             done += belief[kind]
             answer = reader if kind == READER and reader is not None else own(view, player)
             model = blend(model, answer, belief[kind] / done if done > 0 else 0.0)
@@ -302,7 +313,7 @@ def level_one(view: PublicView, seat: str) -> Dist:
     return _cached(("level one", _public_key(view), seat), compute)
 
 
-def _hard_distribution(view: PublicView, me: str, priors: Priors | None) -> Dist:
+def _hard_distribution(view: PublicView, me: str, depth: int, priors: Priors | None) -> Dist:
     beliefs, habits, models = opponent_models(view, me, priors)
     final = list(models.values())
     mine = available_mask(view.crossed[me])
@@ -318,14 +329,14 @@ def _hard_distribution(view: PublicView, me: str, priors: Priors | None) -> Dist
             return duel_mix(mine, theirs, view.turn, (c, v), their_values, final[0])
         return mix
     readers = [p for p, b in beliefs.items() if b.get(READER, 0.0) >= LEAD_THRESHOLD]
-    if not readers:
+    if not readers or depth == 0:
         return mix
 
     def answered(ours: Dist) -> list[float]:
         """Our values when every likely reader answers ``ours`` (the others as predicted)."""
         against = dict(models)
         for p in readers:
-            reply = reply_to(view, p, [ours, *(level_one(view, q) for q in _active(view, me, p))])
+            reply = reply_to(view, p, [ours, *(led_distribution(view, q, depth - 1) for q in _active(view, me, p))])
             against[p] = own_blend(view, p, beliefs[p], habits[p], reply)
         return position_values(mine, view.turn, list(against.values()))[1]
 
