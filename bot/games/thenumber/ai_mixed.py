@@ -34,7 +34,9 @@ CAREFUL_GUESS = False  # the quick guess of every seat skips survivors and look-
 DUEL_THRESHOLD = 0.5  # heads-up, an opponent this likely to run our code gets the equilibrium of the turn
 # Candidates weaker than this share of the softmax are dropped from the mix (they barely matter).
 MIX_FLOOR = 2e-3
-LEAD_DEPTH = 1  # steps of answering readers (see led_distribution)
+GUESSED_REPLY_TEMPERATURE = 1.0
+READ_TEMPERATURE = 0.55  # added to the softmax temperature per share of readers at the table
+LEAD_DEPTH = 0  # steps of answering readers (see led_distribution)
 OWN_FLOOR = 0.01  # an own type less likely than this is left out of the prediction (it costs a full model)
 
 Priors = Mapping[str, Mapping[str, float]]
@@ -172,7 +174,8 @@ def _duels(belief: Mapping[str, float]) -> bool:
 def _temperature(beliefs: Mapping[str, Mapping[str, float]]) -> float:
     thinking = [thinking_share(b) for b in beliefs.values()]
     mean = sum(thinking) / max(1, len(thinking))
-    return SIMPLE_TEMPERATURE + (THINKING_TEMPERATURE - SIMPLE_TEMPERATURE) * mean
+    read = sum(b.get(READER, 0.0) for b in beliefs.values()) / max(1, len(beliefs))
+    return SIMPLE_TEMPERATURE + (THINKING_TEMPERATURE - SIMPLE_TEMPERATURE) * mean + READ_TEMPERATURE * read
 
 
 def first_guess(view: PublicView, seat: str) -> Dist:
@@ -186,10 +189,11 @@ def first_guess(view: PublicView, seat: str) -> Dist:
     return _cached(("first", _public_key(view), seat), compute)
 
 
-def reply_to(view: PublicView, seat: str, others: Sequence[Dist]) -> Dist:
+def reply_to(view: PublicView, seat: str, others: Sequence[Dist], temperature: float = READER_TEMPERATURE
+             ) -> Dist:
     """A near-best reply of ``seat`` to the distributions ``others`` of the other seats still playing."""
     c, v = position_values(available_mask(view.crossed[seat]), view.turn, others)
-    return softmax_dist(c, v, READER_TEMPERATURE, floor=MIX_FLOOR)
+    return softmax_dist(c, v, temperature, floor=MIX_FLOOR)
 
 
 def _active(view: PublicView, *skip: str) -> list[str]:
@@ -200,7 +204,8 @@ def reader_dist(view: PublicView, seat: str) -> Dist:
     """How ``seat`` plays now if it reads everyone else as the hard level: a near-best reply to their
     quick guesses (the full level of the others is not known yet while it is being decided)."""
     return _cached(("reader", _public_key(view), seat),
-                   lambda: reply_to(view, seat, [first_guess(view, q) for q in _active(view, seat)]))
+                   lambda: reply_to(view, seat, [first_guess(view, q) for q in _active(view, seat)],
+                                    GUESSED_REPLY_TEMPERATURE))
 
 
 def past_reader_dist(view: PublicView, seat: str) -> Dist:
