@@ -14,7 +14,6 @@ from collections.abc import Callable, Mapping, Sequence
 from .ai_beliefs import NOISE, observations, opponent_boards, posterior, predicted_dist, spread_chance
 from .ai_duel import duel_mix
 from .ai_future import future_table
-from .ai_lead import LEAD_THRESHOLD, lead
 from .ai_model import Dist, blend, block_chances, free_above_weight, softmax_dist, turn_values
 from .ai_tables import FULL_MASK, MASK, POPCOUNT, available_mask, canonical_numbers, legal_numbers
 from .engine import PublicView, new_game, play_turn, public_view
@@ -36,7 +35,6 @@ DUEL_THRESHOLD = 0.5  # heads-up, an opponent this likely to run our code gets t
 MIX_FLOOR = 2e-3
 GUESSED_REPLY_TEMPERATURE = 1.0
 READ_TEMPERATURE = 0.55  # added to the softmax temperature per share of readers at the table
-LEAD_DEPTH = 0  # steps of answering readers (see led_distribution)
 OWN_FLOOR = 0.01  # an own type less likely than this is left out of the prediction (it costs a full model)
 
 Priors = Mapping[str, Mapping[str, float]]
@@ -241,7 +239,7 @@ def past_views(view: PublicView) -> list[PublicView]:
 # hard level's own distributions, which is what such a player really answered or drew from.
 OWN_TYPES: Mapping[str, Callable[[PublicView, str], Dist]] = {READER: reader_dist, HARD_LIKE: first_guess}
 PAST_OWN_TYPES: Mapping[str, Callable[[PublicView, str], Dist]] = {
-    READER: past_reader_dist, HARD_LIKE: lambda view, seat: hard_distribution(view, seat)}
+    READER: past_reader_dist, HARD_LIKE: first_guess}
 
 
 def own_type_chances(view: PublicView, player: str) -> dict[str, list[float]]:
@@ -265,17 +263,8 @@ def hard_distribution(view: PublicView, me: str, priors: Priors | None = None) -
     Deterministic in the public view (and ``priors``): anyone may compute it; only the draw from it is
     secret. ``me`` must be seated and still playing this round.
     """
-    return led_distribution(view, me, LEAD_DEPTH, priors)
-
-
-def led_distribution(view: PublicView, me: str, depth: int, priors: Priors | None = None) -> Dist:
-    """The hard level after ``depth`` steps of answering readers: at depth 0 the plain softmax
-    (:func:`level_one`), at depth k readers are taken to answer the others' depth k - 1 distributions."""
-    if depth == 0 and not priors:
-        return level_one(view, me)
     frozen = tuple(sorted((p, tuple(sorted(w.items()))) for p, w in priors.items())) if priors else ()
-    return _cached(("hard", _public_key(view), me, depth, frozen),
-                   lambda: _hard_distribution(view, me, depth, priors))
+    return _cached(("hard", _public_key(view), me, frozen), lambda: _hard_distribution(view, me, priors))
 
 
 def opponent_models(view: PublicView, me: str, priors: Priors | None = None
@@ -308,41 +297,16 @@ def own_blend(view: PublicView, player: str, belief: Mapping[str, float], habit:
     return model
 
 
-def level_one(view: PublicView, seat: str) -> Dist:
-    """The hard level's softmax for ``seat`` before it weighs how readers answer it: the public model of
-    "the hard level" with which it reads the other seats."""
-    def compute() -> Dist:
-        beliefs, _, final = opponent_models(view, seat)
-        c, v = position_values(available_mask(view.crossed[seat]), view.turn, list(final.values()))
-        return softmax_dist(c, v, _temperature(beliefs), floor=MIX_FLOOR)
-    return _cached(("level one", _public_key(view), seat), compute)
-
-
-def _hard_distribution(view: PublicView, me: str, depth: int, priors: Priors | None) -> Dist:
-    beliefs, habits, models = opponent_models(view, me, priors)
+def _hard_distribution(view: PublicView, me: str, priors: Priors | None) -> Dist:
+    beliefs, _, models = opponent_models(view, me, priors)
     final = list(models.values())
     mine = available_mask(view.crossed[me])
     c, v = position_values(mine, view.turn, final)
-    temperature = _temperature(beliefs)
-    mix = softmax_dist(c, v, temperature, floor=MIX_FLOOR)
-    if len(final) == 1:
-        if _duels(next(iter(beliefs.values()))):
-            # Heads-up against someone who seems to read us: play the turn's zero-sum equilibrium instead.
-            (p,) = beliefs
-            theirs = available_mask(view.crossed[p])
-            their_values = position_values(theirs, view.turn, [mix], careful=False)
-            return duel_mix(mine, theirs, view.turn, (c, v), their_values, final[0])
-        return mix
-    readers = [p for p, b in beliefs.items() if b.get(READER, 0.0) >= LEAD_THRESHOLD]
-    if not readers or depth == 0:
-        return mix
-
-    def answered(ours: Dist) -> list[float]:
-        """Our values when every likely reader answers ``ours`` (the others as predicted)."""
-        against = dict(models)
-        for p in readers:
-            reply = reply_to(view, p, [ours, *(led_distribution(view, q, depth - 1) for q in _active(view, me, p))])
-            against[p] = own_blend(view, p, beliefs[p], habits[p], reply)
-        return position_values(mine, view.turn, list(against.values()))[1]
-
-    return lead(c, v, temperature, answered, MIX_FLOOR)
+    mix = softmax_dist(c, v, _temperature(beliefs), floor=MIX_FLOOR)
+    if len(final) == 1 and _duels(next(iter(beliefs.values()))):
+        # Heads-up against someone who seems to read us: play the turn's zero-sum equilibrium instead.
+        (p,) = beliefs
+        theirs = available_mask(view.crossed[p])
+        their_values = position_values(theirs, view.turn, [mix], careful=False)
+        return duel_mix(mine, theirs, view.turn, (c, v), their_values, final[0])
+    return mix
