@@ -33,7 +33,7 @@ CAREFUL_GUESS = False  # the quick guess of every seat skips survivors and look-
 DUEL_THRESHOLD = 0.5  # heads-up, an opponent this likely to run our code gets the equilibrium of the turn
 # Candidates weaker than this share of the softmax are dropped from the mix (they barely matter).
 MIX_FLOOR = 2e-3
-GUESSED_REPLY_TEMPERATURE = 1.0
+GUESSED_REPLY_TEMPERATURE = 3.0
 READ_TEMPERATURE = 0.55  # added to the softmax temperature per share of readers at the table
 OWN_FLOOR = 0.01  # an own type less likely than this is left out of the prediction (it costs a full model)
 
