@@ -6,7 +6,6 @@ from collections.abc import Callable, Sequence
 from bot.games.thenumber.ai import LEVEL_DESCRIPTIONS, LEVELS, choose_number
 from bot.games.thenumber.ai_beliefs import DEFAULT_PRIOR, TYPES, normal_dist, posterior, prior_from_past_games
 from bot.games.thenumber.ai_duel import duel_mix, solve_duel
-from bot.games.thenumber.ai_lead import lead
 from bot.games.thenumber.ai_mixed import _public_key, hard_distribution, past_views, position_values
 from bot.games.thenumber.ai_model import easy_dist
 from bot.games.thenumber.ai_tables import FULL_MASK, MASK, available_mask, legal_numbers
@@ -197,18 +196,3 @@ def test_the_levels_are_distinct_easy_wastes_the_doubled_last_turn() -> None:
 
     assert low(easy_dist(FULL_MASK)) > 0.4
     assert low(normal_dist(FULL_MASK, 5, (FULL_MASK,) * 3)) < 0.1
-
-
-def test_a_leader_steps_aside_from_a_reader_who_undercuts_its_favourite() -> None:
-    """Two candidates worth 10 and 9; a reader eliminates whichever we favour, so the plain softmax (all
-    on the 10) is worth almost nothing once answered, and the leader spreads its weight."""
-    candidates, values = (500, 600), [9.0, 10.0]
-
-    def answered(ours: Sequence[tuple[int, int, float]]) -> list[float]:
-        favourite = max(ours, key=lambda row: row[2])[0]
-        return [0.0 if x == favourite else v for x, v in zip(candidates, values, strict=True)]
-
-    plain = dict((x, p) for x, _, p in lead(candidates, [9.0, 10.0], 1e-3, lambda ours: values, 1e-4))
-    assert plain[600] > 0.99  # nobody reads us: the best number
-    led = {x: p for x, _, p in lead(candidates, values, 0.2, answered, 1e-4)}
-    assert led.get(500, 0.0) > 0.2

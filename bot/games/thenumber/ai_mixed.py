@@ -1,12 +1,12 @@
 """The hard level: a mixed strategy answering what each opponent has shown so far (pure).
 
-Each opponent is predicted by the belief mixture of :mod:`ai_beliefs`, plus, for an opponent no habit
-explains, the chance that it reads us (runs this very code and best-replies). Every candidate number is
+Each opponent is predicted by the belief mixture of :mod:`ai_beliefs`, plus the chance that it reads us
+(runs this very code and best-replies), recognised from its record, or plays like us. Every candidate number is
 valued against those predictions (points, bonus, digits crossed, and what the board is then worth, looked
 at one turn ahead before the doubled last turn); the choice is then drawn from a softmax over those
 values. The softmax is the defence against being read: a player who can compute this distribution still
-cannot know which number comes out of it, and the more the opponents think, the flatter it gets. Against
-simple habits it stays sharp, close to the best reply.
+cannot know which number comes out of it, and the more the opponents think and read us, the flatter it
+gets. Against simple habits it stays sharp, close to the best reply.
 """
 
 from collections.abc import Callable, Mapping, Sequence
@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from .ai_beliefs import NOISE, observations, opponent_boards, posterior, predicted_dist, spread_chance
 from .ai_duel import duel_mix
 from .ai_future import future_table
-from .ai_model import Dist, blend, block_chances, free_above_weight, softmax_dist, turn_values
+from .ai_model import Dist, block_chances, free_above_weight, softmax_dist, turn_values
 from .ai_tables import FULL_MASK, MASK, POPCOUNT, available_mask, canonical_numbers, legal_numbers
 from .engine import PublicView, new_game, play_turn, public_view
 from .errors import TheNumberError
@@ -25,16 +25,17 @@ SIMPLE_TEMPERATURE = 0.2
 THINKING_TEMPERATURE = 0.45
 THINKING_TYPES = frozenset({"normal", "sharp", "reader", "hard"})
 LOOK_AHEAD_FROM = 4  # look one turn ahead from this turn on (the doubled last turn is what matters)
-# Readers: an opponent this much "thinking" is also weighed as one who best-replies to the hard level.
+# Every opponent is also weighed as one who best-replies to the hard level, or plays like it.
 READER = "reader"
 HARD_LIKE = "hard"
-READER_TEMPERATURE = 0.25
+READER_TEMPERATURE = 0.25  # how sharply a reader answers distributions it knows (its past turns)
+# ... and how sharply it is taken to answer now, when only quick guesses of what it answers are at hand.
+GUESSED_REPLY_TEMPERATURE = 3.0
+READ_TEMPERATURE = 0.55  # added to the softmax temperature per share of readers at the table
 CAREFUL_GUESS = False  # the quick guess of every seat skips survivors and look-ahead (it runs for each seat)
 DUEL_THRESHOLD = 0.5  # heads-up, an opponent this likely to run our code gets the equilibrium of the turn
 # Candidates weaker than this share of the softmax are dropped from the mix (they barely matter).
 MIX_FLOOR = 2e-3
-GUESSED_REPLY_TEMPERATURE = 3.0
-READ_TEMPERATURE = 0.55  # added to the softmax temperature per share of readers at the table
 OWN_FLOOR = 0.01  # an own type less likely than this is left out of the prediction (it costs a full model)
 
 Priors = Mapping[str, Mapping[str, float]]
@@ -125,6 +126,15 @@ def thinking_share(belief: Mapping[str, float]) -> float:
     return max(sum(belief.get(k, 0.0) for k in THINKING_TYPES), 1 - habit)
 
 
+def blend(a: Dist, b: Dist, share_b: float) -> Dist:
+    """The mixture (1 - share_b) a + share_b b."""
+    rows: dict[int, float] = {}
+    for dist, w in ((a, 1 - share_b), (b, share_b)):
+        for v, _, p in dist:
+            rows[v] = rows.get(v, 0.0) + w * p
+    return tuple((v, MASK[v], p) for v, p in sorted(rows.items()) if p > 0)
+
+
 def _public_key(view: PublicView) -> tuple[object, ...]:
     """Everything public the hard level reads, as a hashable key (so readers of it share the work)."""
     history = tuple((o.round, o.turn, tuple((s, r.number, r.status, r.crossed) for s, r in o.results.items()))
@@ -172,8 +182,11 @@ def _duels(belief: Mapping[str, float]) -> bool:
 def _temperature(beliefs: Mapping[str, Mapping[str, float]]) -> float:
     thinking = [thinking_share(b) for b in beliefs.values()]
     mean = sum(thinking) / max(1, len(thinking))
-    read = sum(b.get(READER, 0.0) for b in beliefs.values()) / max(1, len(beliefs))
-    return SIMPLE_TEMPERATURE + (THINKING_TEMPERATURE - SIMPLE_TEMPERATURE) * mean + READ_TEMPERATURE * read
+    temperature = SIMPLE_TEMPERATURE + (THINKING_TEMPERATURE - SIMPLE_TEMPERATURE) * mean
+    if len(beliefs) < 2:
+        return temperature  # heads-up, a reader is met by the duel's equilibrium instead
+    # Readers answer the numbers we favour: the more of the table reads us, the flatter the mix.
+    return temperature + READ_TEMPERATURE * sum(b.get(READER, 0.0) for b in beliefs.values()) / len(beliefs)
 
 
 def first_guess(view: PublicView, seat: str) -> Dist:
@@ -235,8 +248,10 @@ def past_views(view: PublicView) -> list[PublicView]:
 
 
 # The types the hard level models with its own code: one who reads the hard level, one who plays like it.
-# Now, a quick version of each (the others' full distributions are being decided); at past positions, the
-# hard level's own distributions, which is what such a player really answered or drew from.
+# Each is predicted now by a quick version (the others' full distributions are being decided). At past
+# positions a reader is recognised by the reply to the full hard distributions, which is what it really
+# answered and which no habit explains; a hard-like player by the quick guess it is predicted with, so
+# that its weight says how well that guess predicts it.
 OWN_TYPES: Mapping[str, Callable[[PublicView, str], Dist]] = {READER: reader_dist, HARD_LIKE: first_guess}
 PAST_OWN_TYPES: Mapping[str, Callable[[PublicView, str], Dist]] = {
     READER: past_reader_dist, HARD_LIKE: first_guess}
@@ -268,38 +283,29 @@ def hard_distribution(view: PublicView, me: str, priors: Priors | None = None) -
 
 
 def opponent_models(view: PublicView, me: str, priors: Priors | None = None
-                    ) -> tuple[dict[str, dict[str, float]], dict[str, Dist], dict[str, Dist]]:
-    """Each opponent's belief (habits, and for a thinker the types of :data:`OWN_TYPES`), its habit
-    model and its predicted distribution, as the hard level of seat ``me`` sees them."""
+                    ) -> tuple[dict[str, dict[str, float]], list[Dist]]:
+    """Each opponent's belief (habits and the types of :data:`OWN_TYPES`) and predicted distribution, as
+    the hard level of seat ``me`` sees them."""
     habits, models = habit_models(view, me, priors)
     beliefs: dict[str, dict[str, float]] = {}
-    final: dict[str, Dist] = {}
-    for p, belief in habits.items():
+    final: list[Dist] = []
+    for p in habits:
         # Any opponent may be reading us or playing like us: weigh that too, from its own record. A reader
         # often writes high numbers, so a habit that roughly fits must not hide it.
         belief = posterior(view, p, (priors or {}).get(p), extra=own_type_chances(view, p))
+        model = models[p]
+        done = 1.0 - sum(belief[k] for k in OWN_TYPES)
+        for kind, own in OWN_TYPES.items():
+            if belief[kind] >= OWN_FLOOR:
+                done += belief[kind]
+                model = blend(model, own(view, p), belief[kind] / done if done > 0 else 0.0)
         beliefs[p] = belief
-        final[p] = own_blend(view, p, belief, models[p])
-    return beliefs, models, final
-
-
-def own_blend(view: PublicView, player: str, belief: Mapping[str, float], habit: Dist,
-              reader: Dist | None = None) -> Dist:
-    """The habit model blended with the :data:`OWN_TYPES` models by their belief (``reader``, when
-    given, stands for how a reader answers now)."""
-    model = habit
-    done = 1.0 - sum(belief.get(k, 0.0) for k in OWN_TYPES)
-    for kind, own in OWN_TYPES.items():
-        if belief.get(kind, 0.0) >= OWN_FLOOR:
-            done += belief[kind]
-            answer = reader if kind == READER and reader is not None else own(view, player)
-            model = blend(model, answer, belief[kind] / done if done > 0 else 0.0)
-    return model
+        final.append(model)
+    return beliefs, final
 
 
 def _hard_distribution(view: PublicView, me: str, priors: Priors | None) -> Dist:
-    beliefs, _, models = opponent_models(view, me, priors)
-    final = list(models.values())
+    beliefs, final = opponent_models(view, me, priors)
     mine = available_mask(view.crossed[me])
     c, v = position_values(mine, view.turn, final)
     mix = softmax_dist(c, v, _temperature(beliefs), floor=MIX_FLOOR)

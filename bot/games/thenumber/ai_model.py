@@ -122,15 +122,6 @@ def softmax_dist(candidates: Sequence[int], values: Sequence[float], temperature
     return tuple((x, m, w / kept) for x, m, w in rows)
 
 
-def blend(a: Dist, b: Dist, share_b: float) -> Dist:
-    """The mixture (1 - share_b) a + share_b b."""
-    rows: dict[int, float] = {}
-    for dist, w in ((a, 1 - share_b), (b, share_b)):
-        for v, _, p in dist:
-            rows[v] = rows.get(v, 0.0) + w * p
-    return tuple((v, MASK[v], p) for v, p in sorted(rows.items()) if p > 0)
-
-
 def sample(dist: Dist, u: float) -> int:
     """The value at cumulative probability ``u`` in [0, 1)."""
     acc = 0.0
