@@ -1,12 +1,12 @@
 """The hard level: a mixed strategy answering what each opponent has shown so far (pure).
 
-Each opponent is predicted by the belief mixture of :mod:`ai_beliefs`, plus, for an opponent no habit
-explains, the chance that it reads us (runs this very code and best-replies). Every candidate number is
+Each opponent is predicted by the belief mixture of :mod:`ai_beliefs`, plus the chance that it reads us
+(runs this very code and best-replies), recognised from its record, or plays like us. Every candidate number is
 valued against those predictions (points, bonus, digits crossed, and what the board is then worth, looked
 at one turn ahead before the doubled last turn); the choice is then drawn from a softmax over those
 values. The softmax is the defence against being read: a player who can compute this distribution still
-cannot know which number comes out of it, and the more the opponents think, the flatter it gets. Against
-simple habits it stays sharp, close to the best reply.
+cannot know which number comes out of it, and the more the opponents think and read us, the flatter it
+gets. Against simple habits it stays sharp, close to the best reply.
 """
 
 from collections.abc import Callable, Mapping, Sequence
@@ -25,15 +25,18 @@ SIMPLE_TEMPERATURE = 0.2
 THINKING_TEMPERATURE = 0.45
 THINKING_TYPES = frozenset({"normal", "sharp", "reader", "hard"})
 LOOK_AHEAD_FROM = 4  # look one turn ahead from this turn on (the doubled last turn is what matters)
-# Readers: an opponent this much "thinking" is also weighed as one who best-replies to the hard level.
+# Every opponent is also weighed as one who best-replies to the hard level, or plays like it.
 READER = "reader"
 HARD_LIKE = "hard"
-READER_THRESHOLD = 0.15
-READER_TEMPERATURE = 0.25
+READER_TEMPERATURE = 0.25  # how sharply a reader answers distributions it knows (its past turns)
+# ... and how sharply it is taken to answer now, when only quick guesses of what it answers are at hand.
+GUESSED_REPLY_TEMPERATURE = 3.0
+READ_TEMPERATURE = 0.55  # added to the softmax temperature per share of readers at the table
 CAREFUL_GUESS = False  # the quick guess of every seat skips survivors and look-ahead (it runs for each seat)
 DUEL_THRESHOLD = 0.5  # heads-up, an opponent this likely to run our code gets the equilibrium of the turn
 # Candidates weaker than this share of the softmax are dropped from the mix (they barely matter).
 MIX_FLOOR = 2e-3
+OWN_FLOOR = 0.01  # an own type less likely than this is left out of the prediction (it costs a full model)
 
 Priors = Mapping[str, Mapping[str, float]]
 
@@ -179,7 +182,11 @@ def _duels(belief: Mapping[str, float]) -> bool:
 def _temperature(beliefs: Mapping[str, Mapping[str, float]]) -> float:
     thinking = [thinking_share(b) for b in beliefs.values()]
     mean = sum(thinking) / max(1, len(thinking))
-    return SIMPLE_TEMPERATURE + (THINKING_TEMPERATURE - SIMPLE_TEMPERATURE) * mean
+    temperature = SIMPLE_TEMPERATURE + (THINKING_TEMPERATURE - SIMPLE_TEMPERATURE) * mean
+    if len(beliefs) < 2:
+        return temperature  # heads-up, a reader is met by the duel's equilibrium instead
+    # Readers answer the numbers we favour: the more of the table reads us, the flatter the mix.
+    return temperature + READ_TEMPERATURE * sum(b.get(READER, 0.0) for b in beliefs.values()) / len(beliefs)
 
 
 def first_guess(view: PublicView, seat: str) -> Dist:
@@ -193,13 +200,30 @@ def first_guess(view: PublicView, seat: str) -> Dist:
     return _cached(("first", _public_key(view), seat), compute)
 
 
+def reply_to(view: PublicView, seat: str, others: Sequence[Dist], temperature: float = READER_TEMPERATURE
+             ) -> Dist:
+    """A near-best reply of ``seat`` to the distributions ``others`` of the other seats still playing."""
+    c, v = position_values(available_mask(view.crossed[seat]), view.turn, others)
+    return softmax_dist(c, v, temperature, floor=MIX_FLOOR)
+
+
+def _active(view: PublicView, *skip: str) -> list[str]:
+    return [q for q in view.players if q not in skip and q not in view.exhausted]
+
+
 def reader_dist(view: PublicView, seat: str) -> Dist:
-    """How ``seat`` plays if it reads everyone else as the hard level: a near-best reply to their guesses."""
-    def compute() -> Dist:
-        others = [first_guess(view, q) for q in view.players if q != seat and q not in view.exhausted]
-        c, v = position_values(available_mask(view.crossed[seat]), view.turn, others)
-        return softmax_dist(c, v, READER_TEMPERATURE, floor=MIX_FLOOR)
-    return _cached(("reader", _public_key(view), seat), compute)
+    """How ``seat`` plays now if it reads everyone else as the hard level: a near-best reply to their
+    quick guesses (the full level of the others is not known yet while it is being decided)."""
+    return _cached(("reader", _public_key(view), seat),
+                   lambda: reply_to(view, seat, [first_guess(view, q) for q in _active(view, seat)],
+                                    GUESSED_REPLY_TEMPERATURE))
+
+
+def past_reader_dist(view: PublicView, seat: str) -> Dist:
+    """How ``seat`` played at a past position if it read everyone else: a near-best reply to the hard
+    level's distribution of each other seat, which any reader of this code could compute then."""
+    return _cached(("past reader", _public_key(view), seat),
+                   lambda: reply_to(view, seat, [hard_distribution(view, q) for q in _active(view, seat)]))
 
 
 def past_views(view: PublicView) -> list[PublicView]:
@@ -224,16 +248,22 @@ def past_views(view: PublicView) -> list[PublicView]:
 
 
 # The types the hard level models with its own code: one who reads the hard level, one who plays like it.
+# Each is predicted now by a quick version (the others' full distributions are being decided). At past
+# positions a reader is recognised by the reply to the full hard distributions, which is what it really
+# answered and which no habit explains; a hard-like player by the quick guess it is predicted with, so
+# that its weight says how well that guess predicts it.
 OWN_TYPES: Mapping[str, Callable[[PublicView, str], Dist]] = {READER: reader_dist, HARD_LIKE: first_guess}
+PAST_OWN_TYPES: Mapping[str, Callable[[PublicView, str], Dist]] = {
+    READER: past_reader_dist, HARD_LIKE: first_guess}
 
 
 def own_type_chances(view: PublicView, player: str) -> dict[str, list[float]]:
     """The chance of each number ``player`` revealed (see :func:`ai_beliefs.observations`) under each of
-    :data:`OWN_TYPES`, from the positions rebuilt by :func:`past_views`."""
+    :data:`PAST_OWN_TYPES`, from the positions rebuilt by :func:`past_views`."""
     views = past_views(view)
-    chances: dict[str, list[float]] = {k: [] for k in OWN_TYPES}
+    chances: dict[str, list[float]] = {k: [] for k in PAST_OWN_TYPES}
     for index, number, board, _, _ in observations(view, player):
-        for kind, model in OWN_TYPES.items():
+        for kind, model in PAST_OWN_TYPES.items():
             if index < len(views) and player not in views[index].exhausted:
                 table = {v: p for v, _, p in model(views[index], player)}
                 chances[kind].append(spread_chance(table, number, board))
@@ -252,23 +282,30 @@ def hard_distribution(view: PublicView, me: str, priors: Priors | None = None) -
     return _cached(("hard", _public_key(view), me, frozen), lambda: _hard_distribution(view, me, priors))
 
 
-def _hard_distribution(view: PublicView, me: str, priors: Priors | None) -> Dist:
+def opponent_models(view: PublicView, me: str, priors: Priors | None = None
+                    ) -> tuple[dict[str, dict[str, float]], list[Dist]]:
+    """Each opponent's belief (habits and the types of :data:`OWN_TYPES`) and predicted distribution, as
+    the hard level of seat ``me`` sees them."""
     habits, models = habit_models(view, me, priors)
     beliefs: dict[str, dict[str, float]] = {}
     final: list[Dist] = []
-    for p, belief in habits.items():
-        # An opponent no habit explains may be reading us: weigh that too, from its own record.
-        if thinking_share(belief) >= READER_THRESHOLD:
-            belief = posterior(view, p, (priors or {}).get(p), extra=own_type_chances(view, p))
-            model = models[p]
-            done = 1.0 - sum(belief[k] for k in OWN_TYPES)
-            for kind, own in OWN_TYPES.items():
+    for p in habits:
+        # Any opponent may be reading us or playing like us: weigh that too, from its own record. A reader
+        # often writes high numbers, so a habit that roughly fits must not hide it.
+        belief = posterior(view, p, (priors or {}).get(p), extra=own_type_chances(view, p))
+        model = models[p]
+        done = 1.0 - sum(belief[k] for k in OWN_TYPES)
+        for kind, own in OWN_TYPES.items():
+            if belief[kind] >= OWN_FLOOR:
                 done += belief[kind]
                 model = blend(model, own(view, p), belief[kind] / done if done > 0 else 0.0)
-        else:
-            model = models[p]
         beliefs[p] = belief
         final.append(model)
+    return beliefs, final
+
+
+def _hard_distribution(view: PublicView, me: str, priors: Priors | None) -> Dist:
+    beliefs, final = opponent_models(view, me, priors)
     mine = available_mask(view.crossed[me])
     c, v = position_values(mine, view.turn, final)
     if len(final) == 1:
