@@ -6,9 +6,11 @@ its defaults (48 per second, a sliding window). Every wait is for an event; noth
 """
 
 import asyncio
+import logging
 from pathlib import Path
 
 import discord
+import pytest
 
 from bot.client import NumberBot
 from bot.http_pacing import GlobalPacer
@@ -84,3 +86,26 @@ async def test_no_pace_when_a_proxy_paces(tmp_path: Path) -> None:
     bot = NumberBot(Settings(_env_file=None, database_path=tmp_path / "b.sqlite3",  # type: ignore[call-arg]
                              global_requests_per_window=0))
     assert bot.pacer is None and bot.http.http_trace is None
+
+
+async def test_a_shutdown_under_a_paced_backlog_logs_no_error(world: World, caplog: pytest.LogCaptureFixture
+                                                              ) -> None:
+    """A join's how-to-play DM waits behind 100 posts for its pace when the bot shuts down: the request is cut
+    short (the session is closed), which is no error of the bot's."""
+    bot = world.bot
+    assert bot is not None
+    lobby = (await (await world.users["ana"].slash(world.general, "thenumber start")).wait()).message
+    assert lobby is not None
+    channel = bot.get_channel(world.general.id)
+    assert isinstance(channel, discord.TextChannel)
+    backlog = [asyncio.create_task(channel.send(f"post {n}")) for n in range(100)]
+    await eventually(lambda: pacer(bot).waited, what="posts waiting for the pace")
+    joined = await (await world.users["ben"].click(world.fake.world.messages[lobby.id], "Join")).wait()
+    assert joined.response_type == 7, joined.text()
+    assert not world.fake.dms(world.users["ben"])  # its DM is still waiting
+    with caplog.at_level(logging.INFO):
+        await world.stop_bot()
+        await asyncio.gather(*backlog, return_exceptions=True)
+        await eventually(lambda: "cut short by the shutdown" in caplog.text, what="the join's DM given up")
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+

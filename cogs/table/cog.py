@@ -154,6 +154,9 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         except discord.HTTPException:
             raise
         except Exception:
+            if self.bot.is_closed():  # a shutdown closed the session under a request still waiting (its pace)
+                log.info("an interaction's follow-up work was cut short by the shutdown", exc_info=True)
+                return
             log.exception("unexpected error while handling an interaction")
             await reply(interaction, t("core.error.generic", await self._lang(interaction)))
         finally:
