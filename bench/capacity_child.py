@@ -121,7 +121,7 @@ class Instruments:
     def start(self) -> None:
         self.started = (time.monotonic(), time.process_time(), self.counter.count)
         if self.pacer is not None:  # from a clean slate, as the fake's new limit counts
-            self.pacer._sent.clear()  # the opening's last sends, unpaced: they would hold the first second up
+            self.pacer.forget()  # the opening's last sends, unpaced: they would hold the first second up
             self.pacer.window = self.paced_window
         if self.profile_path:
             import cProfile

@@ -55,6 +55,10 @@ class GlobalPacer:
         self._turn = asyncio.Lock()  # FIFO: a request that finds it taken queues behind the ones waiting
         self.waited = 0  # sends that had to wait for the window (for tests)
 
+    def forget(self) -> None:
+        """Start from an empty log, as if nothing had been sent (a harness that lifted the pace, then restores it)."""
+        self._sent.clear()
+
     async def send(self) -> None:
         """Return when one more request may leave now; it is then counted as sent."""
         async with self._turn:
