@@ -157,15 +157,17 @@ def observations(view: PublicView, player: str) -> list[Observation]:
 
 
 def posterior(view: PublicView, player: str, prior: Mapping[str, float] | None = None,
-              extra: Mapping[str, Sequence[float]] | None = None) -> dict[str, float]:
+              extra: Mapping[str, Sequence[float]] | None = None, extra_prior: float = EXTRA_PRIOR
+              ) -> dict[str, float]:
     """Belief over :data:`TYPES` for ``player`` after every number they revealed this game.
 
     ``prior`` (type -> weight) lets a caller start from what past games against this player showed;
     missing types get a small weight so that no habit is ever ruled out. ``extra`` adds types the caller
-    models itself: name -> the chance of each observation (in :func:`observations` order).
+    models itself: name -> the chance of each observation (in :func:`observations` order), each starting
+    from ``extra_prior`` unless ``prior`` names it.
     """
     kinds = (*TYPES, *(extra or {}))
-    base = dict(prior) if prior else {k: DEFAULT_PRIOR.get(k, EXTRA_PRIOR) for k in kinds}
+    base = dict(prior) if prior else {k: DEFAULT_PRIOR.get(k, extra_prior) for k in kinds}
     logs = {k: math.log(max(base.get(k, 0.0), UNLISTED_PRIOR)) for k in kinds}
     for i, (_, number, mine, turn, others) in enumerate(observations(view, player)):
         for k in TYPES:

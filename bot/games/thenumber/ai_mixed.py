@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from .ai_beliefs import NOISE, observations, opponent_boards, posterior, predicted_dist, spread_chance
 from .ai_duel import duel_mix, end_of_round_values
+from .ai_equilibrium import solve_table
 from .ai_future import future_table
 from .ai_model import Dist, block_chances, free_above_weight, softmax_dist, turn_values
 from .ai_tables import FULL_MASK, MASK, POPCOUNT, available_mask, canonical_numbers, legal_numbers
@@ -36,6 +37,13 @@ CAREFUL_GUESS = False  # the quick guess of every seat skips survivors and look-
 DUEL_THRESHOLD = 0.5  # heads-up, an opponent this likely to run our code gets the equilibrium of the turn
 # Candidates weaker than this share of the softmax are dropped from the mix (they barely matter).
 MIX_FLOOR = 2e-3
+# In 3 seats or more (:func:`table_profile`): the equilibrium's softness in points and its iterations; a
+# reader's softness (it answers by sampling, not always exactly); the prior weight of each own type (at a
+# table of this code, the others mostly are this code or read it, and the first turns must not be read).
+TABLE_TEMPERATURE = 0.25
+TABLE_ITERATIONS = 60
+TABLE_READER_TEMPERATURE = 0.8
+TABLE_OWN_PRIOR = 2.0
 OWN_FLOOR = 0.01  # an own type less likely than this is left out of the prediction (it costs a full model)
 
 Priors = Mapping[str, Mapping[str, float]]
@@ -211,6 +219,11 @@ def _active(view: PublicView, *skip: str) -> list[str]:
     return [q for q in view.players if q not in skip and q not in view.exhausted]
 
 
+def _table(view: PublicView) -> bool:
+    """Three seats or more still play: the turn is solved as a game between them all."""
+    return len(_active(view)) >= 3
+
+
 def reader_dist(view: PublicView, seat: str) -> Dist:
     """How ``seat`` plays now if it reads everyone else as the hard level: a near-best reply to their
     quick guesses (the full level of the others is not known yet while it is being decided)."""
@@ -222,8 +235,10 @@ def reader_dist(view: PublicView, seat: str) -> Dist:
 def past_reader_dist(view: PublicView, seat: str) -> Dist:
     """How ``seat`` played at a past position if it read everyone else: a near-best reply to the hard
     level's distribution of each other seat, which any reader of this code could compute then."""
+    temperature = TABLE_READER_TEMPERATURE if _table(view) else READER_TEMPERATURE
     return _cached(("past reader", _public_key(view), seat),
-                   lambda: reply_to(view, seat, [hard_distribution(view, q) for q in _active(view, seat)]))
+                   lambda: reply_to(view, seat, [hard_distribution(view, q) for q in _active(view, seat)],
+                                    temperature))
 
 
 def past_views(view: PublicView) -> list[PublicView]:
@@ -253,8 +268,13 @@ def past_views(view: PublicView) -> list[PublicView]:
 # answered and which no habit explains; a hard-like player by the quick guess it is predicted with, so
 # that its weight says how well that guess predicts it.
 OWN_TYPES: Mapping[str, Callable[[PublicView, str], Dist]] = {READER: reader_dist, HARD_LIKE: first_guess}
-PAST_OWN_TYPES: Mapping[str, Callable[[PublicView, str], Dist]] = {
-    READER: past_reader_dist, HARD_LIKE: first_guess}
+def past_like_dist(view: PublicView, seat: str) -> Dist:
+    """How ``seat`` played at a past position if it plays like the hard level: its strategy in the
+    table's equilibrium (3 seats or more), or the quick guess heads-up."""
+    return hard_distribution(view, seat) if _table(view) else first_guess(view, seat)
+
+
+PAST_OWN_TYPES: Mapping[str, Callable[[PublicView, str], Dist]] = {READER: past_reader_dist, HARD_LIKE: past_like_dist}
 
 
 def own_type_chances(view: PublicView, player: str) -> dict[str, list[float]]:
@@ -304,7 +324,57 @@ def opponent_models(view: PublicView, me: str, priors: Priors | None = None
     return beliefs, final
 
 
+def table_profile(view: PublicView, priors: Priors | None = None) -> dict[str, Dist]:
+    """In 3 seats or more: every seat's strategy in the turn's approximate equilibrium (see
+    :mod:`ai_equilibrium`), each seat modelled from its record as habits, a reader of this code, or a
+    player like this one. The same for every seat that computes it (only public facts go in)."""
+    frozen = tuple(sorted((p, tuple(sorted(w.items()))) for p, w in priors.items())) if priors else ()
+    key = ("table", _public_key(view), frozen)
+    found = _PROFILES.get(key)
+    if found is None:
+        found = _PROFILES[key] = _solve_profile(view, priors)
+        while len(_PROFILES) > _CACHE_SIZE:
+            _PROFILES.pop(next(iter(_PROFILES)))
+    return found
+
+
+_PROFILES: dict[tuple[object, ...], dict[str, Dist]] = {}
+
+
+def _solve_profile(view: PublicView, priors: Priors | None) -> dict[str, Dist]:
+    seats = _active(view)
+    boards = opponent_boards(view, seats[0])
+    habits: dict[str, Dist] = {}
+    habit_share: dict[str, float] = {}
+    reading: dict[str, float] = {}
+    for p in seats:
+        belief = posterior(view, p, (priors or {}).get(p), extra=own_type_chances(view, p),
+                           extra_prior=TABLE_OWN_PRIOR)
+        own = sum(belief[k] for k in OWN_TYPES)
+        habit = {k: w / max(1e-12, 1 - own) for k, w in belief.items() if k not in OWN_TYPES}
+        others = tuple(sorted(m for q, m in boards.items() if q != p))
+        habits[p] = predicted_dist(habit, boards[p], view.turn, others)
+        habit_share[p] = 1 - own
+        reading[p] = belief[READER] if belief[READER] >= OWN_FLOOR else 0.0
+    worth = {}
+    for p in seats:
+        if LOOK_AHEAD_FROM <= view.turn < TURNS_PER_ROUND:
+            worth[p] = next_turn_worth(boards[p], view.turn, [habits[q] for q in seats if q != p])
+        else:
+            worth[p] = _generic_worth(view.turn + 1, len(seats) - 1)
+    solved = solve_table(boards, view.turn, worth, habits, habit_share, reading, TABLE_ITERATIONS,
+                         TABLE_TEMPERATURE, TABLE_READER_TEMPERATURE)
+    profile = {}
+    for p, dist in solved.items():
+        kept = [(v, m, w) for v, m, w in dist if w >= MIX_FLOOR]
+        total = sum(w for _, _, w in kept)
+        profile[p] = tuple((v, m, w / total) for v, m, w in kept)
+    return profile
+
+
 def _hard_distribution(view: PublicView, me: str, priors: Priors | None) -> Dist:
+    if _table(view):
+        return table_profile(view, priors)[me]
     beliefs, final = opponent_models(view, me, priors)
     mine = available_mask(view.crossed[me])
     c, v = position_values(mine, view.turn, final)

@@ -1,0 +1,118 @@
+"""The turn as a game between every seat still playing: an approximate equilibrium, found fast (pure).
+
+A reader who runs the hard level's code knows its distribution; the defence is a distribution that leaves
+no number much better than the mix itself against what the others play. :func:`solve_table` finds such a
+profile for a whole table by smooth fictitious play: each seat answers the others' average play with a
+softmax of its values, and its strategy is the (recency-weighted) average of those answers. Each seat
+plays part of its time by habit (a fixed distribution), part as a reader (a sharp answer to the others'
+strategies, which it can compute as well as we can), and the rest by the strategy being solved for.
+
+The values are the hard level's (points, bonus when no bigger number survives the others, digits crossed,
+the board's worth afterwards), written as matrix products over the seats' canonical numbers.
+"""
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from .ai_model import Dist, block_chances, free_above_weight
+from .ai_tables import MASK, POPCOUNT, canonical_numbers
+from .rules import bonus_for, multiplier_for
+
+STRATEGY_SIZE = 100  # each seat mixes over at most this many numbers: its best against the habits
+HABIT_FLOOR = 1e-3  # a habit share below this is left out (its sweeps cost more than it weighs)
+START_HEAT = 4.0  # the first answers are this much softer; the temperature cools to its target
+RECENCY = 2.0  # later answers weigh more in the average (the first ones answer poor guesses)
+
+
+def _matrices(a_values: np.ndarray, a_masks: np.ndarray, b_values: np.ndarray, b_masks: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """For numbers a (rows) against b (columns): b eliminates a; b is bigger and shares no digit."""
+    share = (a_masks[:, None] & b_masks[None, :]) != 0
+    blocks = share & (b_values[None, :] < a_values[:, None])
+    free_above = ~share & (b_values[None, :] > a_values[:, None])
+    return blocks.astype(np.float64), free_above.astype(np.float64)
+
+
+def solve_table(boards: Mapping[str, int], turn: int, worth: Mapping[str, Sequence[float]],
+                habits: Mapping[str, Dist], habit_share: Mapping[str, float], reader_share: Mapping[str, float],
+                iterations: int, temperature: float, reader_temperature: float) -> dict[str, Dist]:
+    """Each seat's strategy (over its canonical numbers) in an approximate equilibrium of this turn.
+
+    ``worth[p]`` is what each of p's boards is worth when the next turn starts; ``habits[p]`` and
+    ``habit_share[p]`` the part of p's play that does not think; ``reader_share[p]`` the part that answers
+    the others' strategies at ``reader_temperature``; the rest plays the strategy solved for.
+    """
+    seats = list(boards)
+    others = {p: [q for q in seats if q != p] for p in seats}
+    mult, bonus = multiplier_for(turn), bonus_for(turn)
+    cand = {p: canonical_numbers(boards[p]) for p in seats}
+    values = {p: np.array(cand[p], dtype=np.int64) for p in seats}
+    masks = {p: np.array([MASK[x] for x in cand[p]], dtype=np.int64) for p in seats}
+    won = {p: np.array([(x // 100) * mult + POPCOUNT[MASK[x]] + worth[p][boards[p] & ~MASK[x]] for x in cand[p]])
+           for p in seats}
+    stay = {p: worth[p][boards[p]] for p in seats}
+    habit_block: dict[tuple[str, str], np.ndarray | float] = {}
+    habit_free: dict[tuple[str, str], np.ndarray | float] = {}
+    for p in seats:
+        for q in others[p]:
+            counts = bool(habits[q]) and habit_share[q] >= HABIT_FLOOR
+            habit_block[p, q] = np.array(block_chances(cand[p], habits[q])) if counts else 0.0
+            habit_free[p, q] = np.array(free_above_weight(cand[p], habits[q])) if counts else 0.0
+    pick = {p: np.arange(len(cand[p])) for p in seats}  # the numbers each seat mixes over
+    blk: dict[tuple[str, str], np.ndarray] = {}
+    free: dict[tuple[str, str], np.ndarray] = {}
+
+    def build() -> None:
+        for p in seats:
+            for q in others[p]:
+                b, f = _matrices(values[p], masks[p], values[q][pick[q]], masks[q][pick[q]])
+                blk[p, q], free[p, q] = b, f
+
+    def all_values(plays: Mapping[str, np.ndarray], habit: Mapping[str, float], who: Sequence[str]
+                   ) -> dict[str, np.ndarray]:
+        """The values of every seat in ``who`` when the seats play ``plays`` (plus ``habit`` of habits)."""
+        kept = {(a, b): 1 - (habit[b] * habit_block[a, b] + blk[a, b] @ plays[b][pick[b]])
+                for a in seats for b in others[a]}
+        out = {}
+        for p in who:
+            approve = np.ones(len(cand[p]))
+            top = np.ones(len(cand[p]))
+            for q in others[p]:
+                approve *= kept[p, q]
+                alive = plays[q].copy()  # q's numbers weighted by the chance the third seats spare them
+                for r in others[q]:
+                    if r != p:
+                        alive *= kept[q, r]
+                top *= np.clip(1 - (habit[q] * habit_free[p, q] + free[p, q] @ alive[pick[q]]), 0.0, None)
+            out[p] = approve * (won[p] + bonus * top) + (1 - approve) * stay[p]
+        return out
+
+    def soft(p: str, v: np.ndarray, t: float) -> np.ndarray:
+        v = np.where(allowed[p], v, -np.inf)
+        weights = np.exp((v - v.max()) / t)
+        return weights / weights.sum()
+
+    build()
+    uniform = {p: np.full(len(cand[p]), 1 / len(cand[p])) for p in seats}
+    first = all_values({p: (1 - habit_share[p]) * uniform[p] for p in seats}, habit_share, seats)
+    for p in seats:
+        if len(cand[p]) > STRATEGY_SIZE:
+            pick[p] = np.sort(np.argsort(-first[p])[:STRATEGY_SIZE])
+    build()
+    allowed = {p: np.isin(np.arange(len(cand[p])), pick[p]) for p in seats}
+    sigma = {p: soft(p, first[p], temperature * START_HEAT) for p in seats}
+    readers = [p for p in seats if reader_share[p] > 0]
+    no_habit = {p: 0.0 for p in seats}
+    for k in range(iterations):
+        # A reader answers the strategies themselves (it runs this code), not the habits mixed in.
+        read = {p: soft(p, v, reader_temperature)
+                for p, v in all_values(sigma, no_habit, readers).items()} if readers else {}
+        plays = {p: (1 - habit_share[p] - reader_share[p]) * sigma[p] + reader_share[p] * read.get(p, 0.0)
+                 for p in seats}
+        heat = START_HEAT ** (1 - k / max(1, iterations - 1))
+        replies = all_values(plays, habit_share, seats)
+        step = (RECENCY + 1) / (k + 2 + RECENCY)
+        sigma = {p: sigma[p] + step * (soft(p, replies[p], temperature * heat) - sigma[p]) for p in seats}
+    return {p: tuple((x, MASK[x], float(w)) for x, w in zip(cand[p], sigma[p], strict=True) if w > 0)
+            for p in seats}
