@@ -121,18 +121,19 @@ def test_the_distribution_is_legal_and_sums_to_one() -> None:
 
 
 def test_hard_mixes_in_typical_positions() -> None:
-    """Support above one, and two different generators give different numbers somewhere."""
+    """At a table of hard seats (each a reader's target), support above one and two different generators
+    giving different numbers in a good share of positions."""
     mixed_positions = 0
     differ = 0
-    for seed in range(4):
-        for turns in (0, 2, 6):
-            state = play([plays_normal] * 4, turns=turns, seed=seed)
+    for seed in range(3):
+        for turns in (1, 2, 3, 6, 7, 8):
+            state = play([plays_hard] * 4, turns=turns, seed=seed)
             view = public_view(state)
             dist = hard_distribution(view, "p0")
             mixed_positions += len([row for row in dist if row[2] > 0.02]) > 1
             picks = {choose_number(view, "p0", "hard", random.Random(k)) for k in range(8)}
             differ += len(picks) > 1
-    assert mixed_positions >= 7  # of 12
+    assert mixed_positions >= 5  # of 18
     assert differ >= 4
 
 

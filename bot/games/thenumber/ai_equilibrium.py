@@ -12,6 +12,8 @@ the board's worth afterwards), written as matrix products over the seats' canoni
 """
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import TypeVar
 
 import numpy as np
 
@@ -19,24 +21,36 @@ from .ai_model import Dist, block_chances, free_above_weight
 from .ai_tables import MASK, POPCOUNT, canonical_numbers
 from .rules import bonus_for, multiplier_for
 
+S = TypeVar("S")  # how the caller names its seats
+
 STRATEGY_SIZE = 100  # each seat mixes over at most this many numbers: its best against the habits
 HABIT_FLOOR = 1e-3  # a habit share below this is left out (its sweeps cost more than it weighs)
 START_HEAT = 4.0  # the first answers are this much softer; the temperature cools to its target
+WIDEN, WIDEN_EVERY = 16, 8  # every few iterations each seat may also mix over its best numbers by then
 RECENCY = 2.0  # later answers weigh more in the average (the first ones answer poor guesses)
 
 
-def _matrices(a_values: np.ndarray, a_masks: np.ndarray, b_values: np.ndarray, b_masks: np.ndarray
-              ) -> tuple[np.ndarray, np.ndarray]:
-    """For numbers a (rows) against b (columns): b eliminates a; b is bigger and shares no digit."""
+@lru_cache(maxsize=64)  # boards repeat: every round starts with full boards
+def _matrices(a_board: int, b_board: int) -> tuple[np.ndarray, np.ndarray]:
+    """For the canonical numbers a of one board (rows) against those b of another (columns): whether b
+    eliminates a; whether b is bigger and shares no digit with a."""
+    a_values, a_masks = _numbers(a_board)
+    b_values, b_masks = _numbers(b_board)
     share = (a_masks[:, None] & b_masks[None, :]) != 0
     blocks = share & (b_values[None, :] < a_values[:, None])
     free_above = ~share & (b_values[None, :] > a_values[:, None])
     return blocks.astype(np.float64), free_above.astype(np.float64)
 
 
-def solve_table(boards: Mapping[str, int], turn: int, worth: Mapping[str, Sequence[float]],
-                habits: Mapping[str, Dist], habit_share: Mapping[str, float], reader_share: Mapping[str, float],
-                iterations: int, temperature: float, reader_temperature: float) -> dict[str, Dist]:
+@lru_cache(maxsize=64)
+def _numbers(board: int) -> tuple[np.ndarray, np.ndarray]:
+    numbers = canonical_numbers(board)
+    return np.array(numbers, dtype=np.int64), np.array([MASK[x] for x in numbers], dtype=np.int64)
+
+
+def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[float]],
+                habits: Mapping[S, Dist], habit_share: Mapping[S, float], reader_share: Mapping[S, float],
+                iterations: int, temperature: float, reader_temperature: float) -> dict[S, Dist]:
     """Each seat's strategy (over its canonical numbers) in an approximate equilibrium of this turn.
 
     ``worth[p]`` is what each of p's boards is worth when the next turn starts; ``habits[p]`` and
@@ -47,52 +61,73 @@ def solve_table(boards: Mapping[str, int], turn: int, worth: Mapping[str, Sequen
     others = {p: [q for q in seats if q != p] for p in seats}
     mult, bonus = multiplier_for(turn), bonus_for(turn)
     cand = {p: canonical_numbers(boards[p]) for p in seats}
-    values = {p: np.array(cand[p], dtype=np.int64) for p in seats}
-    masks = {p: np.array([MASK[x] for x in cand[p]], dtype=np.int64) for p in seats}
     won = {p: np.array([(x // 100) * mult + POPCOUNT[MASK[x]] + worth[p][boards[p] & ~MASK[x]] for x in cand[p]])
            for p in seats}
     stay = {p: worth[p][boards[p]] for p in seats}
-    habit_block: dict[tuple[str, str], np.ndarray | float] = {}
-    habit_free: dict[tuple[str, str], np.ndarray | float] = {}
+    habit_block: dict[tuple[S, S], np.ndarray | float] = {}
+    habit_free: dict[tuple[S, S], np.ndarray | float] = {}
     for p in seats:
         for q in others[p]:
             counts = bool(habits[q]) and habit_share[q] >= HABIT_FLOOR
             habit_block[p, q] = np.array(block_chances(cand[p], habits[q])) if counts else 0.0
             habit_free[p, q] = np.array(free_above_weight(cand[p], habits[q])) if counts else 0.0
     pick = {p: np.arange(len(cand[p])) for p in seats}  # the numbers each seat mixes over
-    blk: dict[tuple[str, str], np.ndarray] = {}
-    free: dict[tuple[str, str], np.ndarray] = {}
+    full = {(p, q): _matrices(boards[p], boards[q]) for p in seats for q in others[p]}
+    blk: dict[tuple[S, S], np.ndarray] = {}
+    free: dict[tuple[S, S], np.ndarray] = {}
 
     def build() -> None:
+        """Keep only the columns of the numbers each seat mixes over (the rows stay: every number is valued)."""
+        for p, q in full:
+            blk[p, q], free[p, q] = full[p, q][0][:, pick[q]], full[p, q][1][:, pick[q]]
         for p in seats:
-            for q in others[p]:
-                b, f = _matrices(values[p], masks[p], values[q][pick[q]], masks[q][pick[q]])
-                blk[p, q], free[p, q] = b, f
+            allowed[p] = np.zeros(len(cand[p]), dtype=bool)
+            allowed[p][pick[p]] = True
 
-    def all_values(plays: Mapping[str, np.ndarray], habit: Mapping[str, float], who: Sequence[str]
-                   ) -> dict[str, np.ndarray]:
+    def widen(found: Mapping[S, np.ndarray]) -> None:
+        """Let each seat also mix over its best numbers by the latest values (a reader's sharp answer
+        may lie outside the first choice): their columns are appended."""
+        for q, v in found.items():
+            best = np.argsort(-v)[:WIDEN]
+            new = best[~allowed[q][best]]
+            if len(new):
+                pick[q] = np.concatenate([pick[q], new])
+                allowed[q][new] = True
+                for p in others[q]:
+                    blk[p, q] = np.hstack([blk[p, q], full[p, q][0][:, new]])
+                    free[p, q] = np.hstack([free[p, q], full[p, q][1][:, new]])
+
+    def all_values(plays: Mapping[S, np.ndarray], habit: Mapping[S, float], who: Sequence[S]
+                   ) -> dict[S, np.ndarray]:
         """The values of every seat in ``who`` when the seats play ``plays`` (plus ``habit`` of habits)."""
-        kept = {(a, b): 1 - (habit[b] * habit_block[a, b] + blk[a, b] @ plays[b][pick[b]])
-                for a in seats for b in others[a]}
+        kept = {}
+        for a, b in full:
+            blocked = blk[a, b] @ plays[b][pick[b]]
+            kept[a, b] = 1 - (blocked + habit[b] * habit_block[a, b] if habit[b] else blocked)
         out = {}
         for p in who:
-            approve = np.ones(len(cand[p]))
-            top = np.ones(len(cand[p]))
+            approve = None
+            top = None
             for q in others[p]:
-                approve *= kept[p, q]
-                alive = plays[q].copy()  # q's numbers weighted by the chance the third seats spare them
+                approve = kept[p, q] if approve is None else approve * kept[p, q]
+                alive = plays[q]  # q's numbers weighted by the chance the third seats spare them
                 for r in others[q]:
                     if r != p:
-                        alive *= kept[q, r]
-                top *= np.clip(1 - (habit[q] * habit_free[p, q] + free[p, q] @ alive[pick[q]]), 0.0, None)
+                        alive = alive * kept[q, r]
+                above = free[p, q] @ alive[pick[q]]
+                if habit[q]:
+                    above = above + habit[q] * habit_free[p, q]
+                spared = np.maximum(1 - above, 0.0)
+                top = spared if top is None else top * spared
             out[p] = approve * (won[p] + bonus * top) + (1 - approve) * stay[p]
         return out
 
-    def soft(p: str, v: np.ndarray, t: float) -> np.ndarray:
+    def soft(p: S, v: np.ndarray, t: float) -> np.ndarray:
         v = np.where(allowed[p], v, -np.inf)
         weights = np.exp((v - v.max()) / t)
         return weights / weights.sum()
 
+    allowed: dict[S, np.ndarray] = {}
     build()
     uniform = {p: np.full(len(cand[p]), 1 / len(cand[p])) for p in seats}
     first = all_values({p: (1 - habit_share[p]) * uniform[p] for p in seats}, habit_share, seats)
@@ -100,18 +135,20 @@ def solve_table(boards: Mapping[str, int], turn: int, worth: Mapping[str, Sequen
         if len(cand[p]) > STRATEGY_SIZE:
             pick[p] = np.sort(np.argsort(-first[p])[:STRATEGY_SIZE])
     build()
-    allowed = {p: np.isin(np.arange(len(cand[p])), pick[p]) for p in seats}
     sigma = {p: soft(p, first[p], temperature * START_HEAT) for p in seats}
     readers = [p for p in seats if reader_share[p] > 0]
     no_habit = {p: 0.0 for p in seats}
     for k in range(iterations):
         # A reader answers the strategies themselves (it runs this code), not the habits mixed in.
-        read = {p: soft(p, v, reader_temperature)
-                for p, v in all_values(sigma, no_habit, readers).items()} if readers else {}
+        read_values = all_values(sigma, no_habit, readers) if readers else {}
+        read = {p: soft(p, v, reader_temperature) for p, v in read_values.items()}
         plays = {p: (1 - habit_share[p] - reader_share[p]) * sigma[p] + reader_share[p] * read.get(p, 0.0)
                  for p in seats}
         heat = START_HEAT ** (1 - k / max(1, iterations - 1))
         replies = all_values(plays, habit_share, seats)
+        if k % WIDEN_EVERY == WIDEN_EVERY - 1 and k < iterations - WIDEN_EVERY:
+            widen(replies)
+            widen(read_values)
         step = (RECENCY + 1) / (k + 2 + RECENCY)
         sigma = {p: sigma[p] + step * (soft(p, replies[p], temperature * heat) - sigma[p]) for p in seats}
     return {p: tuple((x, MASK[x], float(w)) for x, w in zip(cand[p], sigma[p], strict=True) if w > 0)
