@@ -30,7 +30,7 @@ WIDEN, WIDEN_EVERY = 16, 8  # every few iterations each seat may also mix over i
 RECENCY = 2.0  # later answers weigh more in the average (the first ones answer poor guesses)
 
 
-@lru_cache(maxsize=64)  # boards repeat: every round starts with full boards
+@lru_cache(maxsize=32)  # boards repeat (every round starts with full boards); kept as booleans: 0.4 MB a pair
 def _matrices(a_board: int, b_board: int) -> tuple[np.ndarray, np.ndarray]:
     """For the canonical numbers a of one board (rows) against those b of another (columns): whether b
     eliminates a; whether b is bigger and shares no digit with a."""
@@ -39,7 +39,9 @@ def _matrices(a_board: int, b_board: int) -> tuple[np.ndarray, np.ndarray]:
     share = (a_masks[:, None] & b_masks[None, :]) != 0
     blocks = share & (b_values[None, :] < a_values[:, None])
     free_above = ~share & (b_values[None, :] > a_values[:, None])
-    return blocks.astype(np.float64), free_above.astype(np.float64)
+    blocks.setflags(write=False)  # shared through the cache
+    free_above.setflags(write=False)
+    return blocks, free_above
 
 
 @lru_cache(maxsize=64)
@@ -79,7 +81,8 @@ def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[f
     def build() -> None:
         """Keep only the columns of the numbers each seat mixes over (the rows stay: every number is valued)."""
         for p, q in full:
-            blk[p, q], free[p, q] = full[p, q][0][:, pick[q]], full[p, q][1][:, pick[q]]
+            blk[p, q] = full[p, q][0][:, pick[q]].astype(np.float64)
+            free[p, q] = full[p, q][1][:, pick[q]].astype(np.float64)
         for p in seats:
             allowed[p] = np.zeros(len(cand[p]), dtype=bool)
             allowed[p][pick[p]] = True
@@ -94,8 +97,8 @@ def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[f
                 pick[q] = np.concatenate([pick[q], new])
                 allowed[q][new] = True
                 for p in others[q]:
-                    blk[p, q] = np.hstack([blk[p, q], full[p, q][0][:, new]])
-                    free[p, q] = np.hstack([free[p, q], full[p, q][1][:, new]])
+                    blk[p, q] = np.hstack([blk[p, q], full[p, q][0][:, new].astype(np.float64)])
+                    free[p, q] = np.hstack([free[p, q], full[p, q][1][:, new].astype(np.float64)])
 
     def all_values(plays: Mapping[S, np.ndarray], habit: Mapping[S, float], who: Sequence[S]
                    ) -> dict[S, np.ndarray]:

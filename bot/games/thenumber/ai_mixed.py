@@ -17,7 +17,7 @@ reply to the plain softmax (the level before) won 0.70 of 4-seat games against t
 
 from collections.abc import Callable, Mapping, Sequence
 
-from .ai_beliefs import NOISE, observations, opponent_boards, posterior, predicted_dist, spread_chance
+from .ai_beliefs import NOISE, normal_dist, observations, opponent_boards, posterior, predicted_dist, spread_chance
 from .ai_duel import duel_mix, end_of_round_values
 from .ai_equilibrium import solve_table
 from .ai_future import future_table
@@ -366,6 +366,10 @@ def _solve_profile(view: PublicView, priors: Priors | None) -> dict[str, Dist]:
 _SOLVED: dict[tuple[object, ...], tuple[Dist, ...]] = {}
 
 
+def _without(boards: Sequence[int], seat: int) -> tuple[int, ...]:
+    return tuple(sorted(b for q, b in enumerate(boards) if q != seat))
+
+
 def _solve(turn: int, board_list: Sequence[int], belief_list: Sequence[Mapping[str, float]]) -> tuple[Dist, ...]:
     seats = range(len(board_list))
     boards = dict(zip(seats, board_list, strict=True))
@@ -382,7 +386,10 @@ def _solve(turn: int, board_list: Sequence[int], belief_list: Sequence[Mapping[s
     worth = {}
     for p in seats:
         if LOOK_AHEAD_FROM <= turn < TURNS_PER_ROUND:
-            worth[p] = next_turn_worth(boards[p], turn, [habits[q] for q in seats if q != p])
+            # Next turn the thinking part of each seat is taken to play soundly (as the normal level).
+            ahead = [blend(habits[q], normal_dist(boards[q], turn + 1, _without(board_list, q)), 1 - habit_share[q])
+                     for q in seats if q != p]
+            worth[p] = next_turn_worth(boards[p], turn, ahead)
         else:
             worth[p] = _generic_worth(turn + 1, len(seats) - 1)
     iterations = TABLE_ITERATIONS if len(seats) <= 4 else TABLE_ITERATIONS_FIVE
