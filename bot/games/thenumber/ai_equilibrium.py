@@ -52,7 +52,8 @@ def _numbers(board: int) -> tuple[np.ndarray, np.ndarray]:
 
 def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[float]],
                 habits: Mapping[S, Dist], habit_share: Mapping[S, float], reader_share: Mapping[S, float],
-                iterations: int, temperature: float, reader_temperature: float) -> dict[S, Dist]:
+                iterations: int, temperature: float, reader_temperature: float,
+                reader_worth: Mapping[S, Sequence[float]] | None = None) -> dict[S, Dist]:
     """Each seat's strategy (over its canonical numbers) in an approximate equilibrium of this turn.
 
     ``worth[p]`` is what each of p's boards is worth when the next turn starts; ``habits[p]`` and
@@ -63,9 +64,12 @@ def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[f
     others = {p: [q for q in seats if q != p] for p in seats}
     mult, bonus = multiplier_for(turn), bonus_for(turn)
     cand = {p: canonical_numbers(boards[p]) for p in seats}
-    won = {p: np.array([(x // 100) * mult + POPCOUNT[MASK[x]] + worth[p][boards[p] & ~MASK[x]] for x in cand[p]])
-           for p in seats}
-    stay = {p: worth[p][boards[p]] for p in seats}
+    def gains(table: Mapping[S, Sequence[float]]) -> tuple[dict[S, np.ndarray], dict[S, float]]:
+        return ({p: np.array([(x // 100) * mult + POPCOUNT[MASK[x]] + table[p][boards[p] & ~MASK[x]]
+                              for x in cand[p]]) for p in seats},
+                {p: table[p][boards[p]] for p in seats})
+
+    valued = {False: gains(worth), True: gains(reader_worth or worth)}
     habit_block: dict[tuple[S, S], np.ndarray | float] = {}
     habit_free: dict[tuple[S, S], np.ndarray | float] = {}
     for p in seats:
@@ -100,9 +104,11 @@ def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[f
                     blk[p, q] = np.hstack([blk[p, q], full[p, q][0][:, new].astype(np.float64)])
                     free[p, q] = np.hstack([free[p, q], full[p, q][1][:, new].astype(np.float64)])
 
-    def all_values(plays: Mapping[S, np.ndarray], habit: Mapping[S, float], who: Sequence[S]
-                   ) -> dict[S, np.ndarray]:
-        """The values of every seat in ``who`` when the seats play ``plays`` (plus ``habit`` of habits)."""
+    def all_values(plays: Mapping[S, np.ndarray], habit: Mapping[S, float], who: Sequence[S],
+                   reading: bool = False) -> dict[S, np.ndarray]:
+        """The values of every seat in ``who`` when the seats play ``plays`` (plus ``habit`` of habits),
+        as a reader values them if ``reading``."""
+        won, stay = valued[reading]
         kept = {}
         for a, b in full:
             blocked = blk[a, b] @ plays[b][pick[b]]
@@ -143,7 +149,7 @@ def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[f
     no_habit = {p: 0.0 for p in seats}
     for k in range(iterations):
         # A reader answers the strategies themselves (it runs this code), not the habits mixed in.
-        read_values = all_values(sigma, no_habit, readers) if readers else {}
+        read_values = all_values(sigma, no_habit, readers, reading=True) if readers else {}
         read = {p: soft(p, v, reader_temperature) for p, v in read_values.items()}
         plays = {p: (1 - habit_share[p] - reader_share[p]) * sigma[p] + reader_share[p] * read.get(p, 0.0)
                  for p in seats}

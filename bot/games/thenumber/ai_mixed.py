@@ -51,6 +51,7 @@ TABLE_ITERATIONS = 60
 TABLE_ITERATIONS_FIVE = 40  # five seats cost twice as much per iteration
 TABLE_READER_TEMPERATURE = 0.8
 TABLE_OWN_PRIOR = 2.0
+READER_GENERIC = True
 OWN_FLOOR = 0.01  # an own type less likely than this is left out of the prediction (it costs a full model)
 
 Priors = Mapping[str, Mapping[str, float]]
@@ -393,8 +394,10 @@ def _solve(turn: int, board_list: Sequence[int], belief_list: Sequence[Mapping[s
         else:
             worth[p] = _generic_worth(turn + 1, len(seats) - 1)
     iterations = TABLE_ITERATIONS if len(seats) <= 4 else TABLE_ITERATIONS_FIVE
+    # A reader is taken to value the board it keeps without looking ahead (as a quick reader does).
+    generic = {p: _generic_worth(turn + 1, len(seats) - 1) for p in seats} if READER_GENERIC else None
     solved = solve_table(boards, turn, worth, habits, habit_share, reading, iterations,
-                         TABLE_TEMPERATURE, TABLE_READER_TEMPERATURE)
+                         TABLE_TEMPERATURE, TABLE_READER_TEMPERATURE, generic)
     profile = []
     for p in seats:
         kept = [(v, m, w) for v, m, w in solved[p] if w >= MIX_FLOOR]
