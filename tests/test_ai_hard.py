@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from bot.games.thenumber.ai import LEVEL_DESCRIPTIONS, LEVELS, choose_number
 from bot.games.thenumber.ai_beliefs import DEFAULT_PRIOR, TYPES, normal_dist, posterior, prior_from_past_games
 from bot.games.thenumber.ai_duel import duel_mix, last_turn_value, solve_exact, solve_game
-from bot.games.thenumber.ai_mixed import _public_key, hard_distribution, opponent_models, past_views, position_values
+from bot.games.thenumber.ai_mixed import _public_key, hard_distribution, past_views, position_values, table_belief
 from bot.games.thenumber.ai_model import easy_dist
 from bot.games.thenumber.ai_tables import FULL_MASK, MASK, available_mask, legal_numbers
 from bot.games.thenumber.check import Entry, check_turn
@@ -65,8 +65,7 @@ def test_a_player_who_always_goes_high_is_recognised_within_three_turns() -> Non
 def test_a_player_who_reads_the_hard_level_is_recognised_whatever_it_writes() -> None:
     """A reader often writes high numbers; the "high" habit must not hide it from the hard seats."""
     state = play([plays_hard, reads_hard, plays_hard, plays_hard], turns=4, seed=3)
-    beliefs, _ = opponent_models(public_view(state), "p0")
-    assert beliefs["p1"]["reader"] > 0.8, beliefs["p1"]
+    assert table_belief(public_view(state), "p1")["reader"] > 0.8
 
 
 def test_before_any_turn_beliefs_are_the_prior_and_a_prior_can_be_given() -> None:
