@@ -6,7 +6,7 @@ from bot.games.thenumber.ai import choose_number
 from bot.games.thenumber.ai_equilibrium import solve_table
 from bot.games.thenumber.ai_future import future_table
 from bot.games.thenumber.ai_mixed import hard_distribution, position_values, table_profile
-from bot.games.thenumber.ai_tables import FULL_MASK, MASK, available_mask
+from bot.games.thenumber.ai_tables import FULL_MASK, MASK, available_mask, canonical_numbers
 from bot.games.thenumber.engine import PublicView, new_game, play_turn, public_view
 
 NAMES = ("p0", "p1", "p2", "p3")
@@ -66,8 +66,8 @@ def test_against_pure_habits_the_solve_is_the_best_reply() -> None:
     boards = {seat: FULL_MASK for seat in NAMES}
     habits = {"p0": (), "p1": habit, "p2": habit, "p3": habit}
     shares = {"p0": 0.0, "p1": 1.0, "p2": 1.0, "p3": 1.0}
-    solved = solve_table(boards, 1, {s: worth for s in NAMES}, habits, shares, {s: 0.0 for s in NAMES},
-                         iterations=30, temperature=0.25, reader_temperature=0.8)
+    solved, _ = solve_table(boards, 1, {s: worth for s in NAMES}, habits, shares, {s: 0.0 for s in NAMES},
+                            iterations=30, temperature=0.25, reader_temperature=0.8)
     top = max(solved["p0"], key=lambda row: row[2])[0]
     assert top < 999 and MASK[top] & MASK[999]
     candidates, values = position_values(FULL_MASK, 1, [habit] * 3)
@@ -81,7 +81,9 @@ def test_a_reader_seat_is_answered() -> None:
     boards = {s: FULL_MASK for s in NAMES[:3]}
     none = {s: () for s in boards}
     no_habit = {s: 0.0 for s in boards}
-    plain = solve_table(boards, 1, {s: worth for s in boards}, none, no_habit, no_habit, 40, 0.25, 0.8)
-    read = solve_table(boards, 1, {s: worth for s in boards}, none, no_habit, {**no_habit, "p2": 1.0},
-                       40, 0.25, 0.8)
+    plain, _ = solve_table(boards, 1, {s: worth for s in boards}, none, no_habit, no_habit, 40, 0.25, 0.8)
+    read, values = solve_table(boards, 1, {s: worth for s in boards}, none, no_habit, {**no_habit, "p2": 1.0},
+                               40, 0.25, 0.8)
     assert plain["p0"] != read["p0"]
+    candidates, reader_values = values["p2"]  # a reader may write any number: all are valued
+    assert list(candidates) == list(canonical_numbers(FULL_MASK)) and len(reader_values) == len(candidates)

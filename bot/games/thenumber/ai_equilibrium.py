@@ -53,12 +53,17 @@ def _numbers(board: int) -> tuple[np.ndarray, np.ndarray]:
 def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[float]],
                 habits: Mapping[S, Dist], habit_share: Mapping[S, float], reader_share: Mapping[S, float],
                 iterations: int, temperature: float, reader_temperature: float,
-                reader_worth: Mapping[S, Sequence[float]] | None = None) -> dict[S, Dist]:
+                reader_worth: Mapping[S, Sequence[float]] | None = None
+                ) -> tuple[dict[S, Dist], dict[S, tuple[tuple[int, ...], list[float]]]]:
     """Each seat's strategy (over its canonical numbers) in an approximate equilibrium of this turn.
 
     ``worth[p]`` is what each of p's boards is worth when the next turn starts; ``habits[p]`` and
     ``habit_share[p]`` the part of p's play that does not think; ``reader_share[p]`` the part that answers
-    the others' strategies at ``reader_temperature``; the rest plays the strategy solved for.
+    the others' strategies at ``reader_temperature``; the rest plays the strategy solved for. A reader
+    values the board it keeps by ``reader_worth`` (default ``worth``).
+
+    Returns the strategies, and each seat's values (over its canonical numbers) as a reader of the others'
+    final strategies: what a seat that reads the table would weigh.
     """
     seats = list(boards)
     others = {p: [q for q in seats if q != p] for p in seats}
@@ -160,5 +165,7 @@ def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[f
             widen(read_values)
         step = (RECENCY + 1) / (k + 2 + RECENCY)
         sigma = {p: sigma[p] + step * (soft(p, replies[p], temperature * heat) - sigma[p]) for p in seats}
-    return {p: tuple((x, MASK[x], float(w)) for x, w in zip(cand[p], sigma[p], strict=True) if w > 0)
-            for p in seats}
+    strategies = {p: tuple((x, MASK[x], float(w)) for x, w in zip(cand[p], sigma[p], strict=True) if w > 0)
+                  for p in seats}
+    final = all_values(sigma, no_habit, seats, reading=True)
+    return strategies, {p: (cand[p], final[p].tolist()) for p in seats}

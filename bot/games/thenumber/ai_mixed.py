@@ -50,6 +50,7 @@ TABLE_ITERATIONS = 60
 TABLE_ITERATIONS_FIVE = 40  # five seats cost twice as much per iteration
 TABLE_READER_TEMPERATURE = 0.8
 TABLE_OWN_PRIOR = 2.0
+HABIT_FLOOR = 0.02  # at a table, a habit below this share of a seat's play is not modelled
 OWN_FLOOR = 0.01  # an own type less likely than this is left out of the prediction (it costs a full model)
 
 Priors = Mapping[str, Mapping[str, float]]
@@ -238,13 +239,13 @@ def reader_dist(view: PublicView, seat: str) -> Dist:
 def past_reader_dist(view: PublicView, seat: str) -> Dist:
     """How ``seat`` played at a past position if it read everyone else: a near-best reply to the hard
     level's distribution of each other seat, which any reader of this code could compute then."""
+    if _table(view):
+        return table_reader(view, seat)
+
     def compute() -> Dist:
         others = [hard_distribution(view, q) for q in _active(view, seat)]
         c, v = position_values(available_mask(view.crossed[seat]), view.turn, others)
-        sharp = softmax_dist(c, v, READER_TEMPERATURE, floor=MIX_FLOOR)
-        # At a table a reader may also answer by sampling our mixes (softer): either is recognised.
-        return blend(sharp, softmax_dist(c, v, TABLE_READER_TEMPERATURE, floor=MIX_FLOOR), 0.5) \
-            if _table(view) else sharp
+        return softmax_dist(c, v, READER_TEMPERATURE, floor=MIX_FLOOR)
     return _cached(("past reader", _public_key(view), seat), compute)
 
 
@@ -338,6 +339,16 @@ def table_profile(view: PublicView, priors: Priors | None = None) -> dict[str, D
     """In 3 seats or more: every seat's strategy in the turn's approximate equilibrium (see
     :mod:`ai_equilibrium`), each seat modelled from its record as habits, a reader of this code, or a
     player like this one. The same for every seat that computes it (only public facts go in)."""
+    return _table_solution(view, priors)[0]
+
+
+def table_reader(view: PublicView, seat: str) -> Dist:
+    """In 3 seats or more: how ``seat`` writes if it reads every other seat's strategy in the profile
+    (exactly, or by sampling it: both are in the mix)."""
+    return _table_solution(view, None)[1][seat]
+
+
+def _table_solution(view: PublicView, priors: Priors | None) -> tuple[dict[str, Dist], dict[str, Dist]]:
     frozen = tuple(sorted((p, tuple(sorted(w.items()))) for p, w in priors.items())) if priors else ()
     key = ("table", _public_key(view), frozen)
     found = _PROFILES.get(key)
@@ -348,7 +359,7 @@ def table_profile(view: PublicView, priors: Priors | None = None) -> dict[str, D
     return found
 
 
-_PROFILES: dict[tuple[object, ...], dict[str, Dist]] = {}
+_PROFILES: dict[tuple[object, ...], tuple[dict[str, Dist], dict[str, Dist]]] = {}
 
 
 def table_belief(view: PublicView, seat: str, priors: Priors | None = None) -> dict[str, float]:
@@ -358,7 +369,7 @@ def table_belief(view: PublicView, seat: str, priors: Priors | None = None) -> d
                      extra_prior=TABLE_OWN_PRIOR)
 
 
-def _solve_profile(view: PublicView, priors: Priors | None) -> dict[str, Dist]:
+def _solve_profile(view: PublicView, priors: Priors | None) -> tuple[dict[str, Dist], dict[str, Dist]]:
     seats = _active(view)
     boards = opponent_boards(view, seats[0])
     beliefs = {p: table_belief(view, p, priors) for p in seats}
@@ -369,17 +380,19 @@ def _solve_profile(view: PublicView, priors: Priors | None) -> dict[str, Dist]:
         found = _SOLVED[key] = _solve(view.turn, [boards[p] for p in seats], [beliefs[p] for p in seats])
         while len(_SOLVED) > _CACHE_SIZE:
             _SOLVED.pop(next(iter(_SOLVED)))
-    return dict(zip(seats, found, strict=True))
+    profile, readers = found
+    return dict(zip(seats, profile, strict=True)), dict(zip(seats, readers, strict=True))
 
 
-_SOLVED: dict[tuple[object, ...], tuple[Dist, ...]] = {}
+_SOLVED: dict[tuple[object, ...], tuple[tuple[Dist, ...], tuple[Dist, ...]]] = {}
 
 
 def _without(boards: Sequence[int], seat: int) -> tuple[int, ...]:
     return tuple(sorted(b for q, b in enumerate(boards) if q != seat))
 
 
-def _solve(turn: int, board_list: Sequence[int], belief_list: Sequence[Mapping[str, float]]) -> tuple[Dist, ...]:
+def _solve(turn: int, board_list: Sequence[int], belief_list: Sequence[Mapping[str, float]]
+           ) -> tuple[tuple[Dist, ...], tuple[Dist, ...]]:
     seats = range(len(board_list))
     boards = dict(zip(seats, board_list, strict=True))
     habits: dict[int, Dist] = {}
@@ -387,10 +400,12 @@ def _solve(turn: int, board_list: Sequence[int], belief_list: Sequence[Mapping[s
     reading: dict[int, float] = {}
     for p, belief in zip(seats, belief_list, strict=True):
         own = sum(belief[k] for k in OWN_TYPES)
-        habit = {k: w / max(1e-12, 1 - own) for k, w in belief.items() if k not in OWN_TYPES}
-        others = tuple(sorted(m for q, m in boards.items() if q != p))
-        habits[p] = predicted_dist(habit, boards[p], turn, others)
         habit_share[p] = 1 - own
+        # Habits that barely weigh are left out: each costs a model of the seat (the sound ones, several).
+        habit = {k: w for k, w in belief.items() if k not in OWN_TYPES and w >= HABIT_FLOOR * (1 - own)}
+        total = sum(habit.values())
+        habits[p] = predicted_dist({k: w / total for k, w in habit.items()}, boards[p], turn,
+                                   _without(board_list, p)) if habit and total >= HABIT_FLOOR else ()
         reading[p] = belief[READER] if belief[READER] >= OWN_FLOOR else 0.0
     worth = {}
     for p in seats:
@@ -405,14 +420,19 @@ def _solve(turn: int, board_list: Sequence[int], belief_list: Sequence[Mapping[s
     # A reader is taken to value the board it keeps without looking ahead (a quick reader does; against
     # three that sample our mix, the look-ahead model cost 0.34 -> 0.42 of the wins, 100 games).
     generic = {p: _generic_worth(turn + 1, len(seats) - 1) for p in seats}
-    solved = solve_table(boards, turn, worth, habits, habit_share, reading, iterations,
-                         TABLE_TEMPERATURE, TABLE_READER_TEMPERATURE, generic)
+    solved, read = solve_table(boards, turn, worth, habits, habit_share, reading, iterations,
+                               TABLE_TEMPERATURE, TABLE_READER_TEMPERATURE, generic)
     profile = []
+    readers = []
     for p in seats:
         kept = [(v, m, w) for v, m, w in solved[p] if w >= MIX_FLOOR]
         total = sum(w for _, _, w in kept)
         profile.append(tuple((v, m, w / total) for v, m, w in kept))
-    return tuple(profile)
+        # A reader may answer our mixes exactly or by sampling them (softer): either is recognised.
+        c, v = read[p]
+        readers.append(blend(softmax_dist(c, v, READER_TEMPERATURE, floor=MIX_FLOOR),
+                             softmax_dist(c, v, TABLE_READER_TEMPERATURE, floor=MIX_FLOOR), 0.5))
+    return tuple(profile), tuple(readers)
 
 
 def _hard_distribution(view: PublicView, me: str, priors: Priors | None) -> Dist:
