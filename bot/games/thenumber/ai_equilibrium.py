@@ -82,42 +82,48 @@ def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[f
             counts = bool(habits[q]) and habit_share[q] >= HABIT_FLOOR
             habit_block[p, q] = np.array(block_chances(cand[p], habits[q])) if counts else 0.0
             habit_free[p, q] = np.array(free_above_weight(cand[p], habits[q])) if counts else 0.0
-    pick = {p: np.arange(len(cand[p])) for p in seats}  # the numbers each seat mixes over
     full = {(p, q): _matrices(boards[p], boards[q]) for p in seats for q in others[p]}
-    blk: dict[tuple[S, S], np.ndarray] = {}
-    free: dict[tuple[S, S], np.ndarray] = {}
+    # The first guess of what each seat may mix over: its best numbers against the habits, the thinking
+    # part of every other seat taken as uniform (row sums of the matrices: no product needed).
+    first = {}
+    for p in seats:
+        approve = np.ones(len(cand[p]))
+        top = np.ones(len(cand[p]))
+        for q in others[p]:
+            blocks, frees = full[p, q]
+            thinking = (1 - habit_share[q]) / blocks.shape[1]
+            approve *= 1 - (thinking * blocks.sum(axis=1) + habit_share[q] * habit_block[p, q])
+            top *= np.maximum(1 - (thinking * frees.sum(axis=1) + habit_share[q] * habit_free[p, q]), 0.0)
+        won, stay = valued[False]
+        first[p] = approve * (won[p] + bonus * top) + (1 - approve) * stay[p]
+    pick = {p: np.sort(np.argsort(-first[p])[:STRATEGY_SIZE]) for p in seats}  # what each seat mixes over
+    # Two sets of matrices, both with the picked numbers as columns: all numbers as rows (to value every
+    # number, now and then) and the picked ones only (for the iterations, which only need those).
+    wide: dict[tuple[S, S], tuple[np.ndarray, np.ndarray]] = {}
+    narrow: dict[tuple[S, S], tuple[np.ndarray, np.ndarray]] = {}
+    habit_narrow: dict[tuple[S, S], tuple[np.ndarray | float, np.ndarray | float]] = {}
 
     def build() -> None:
-        """Keep only the columns of the numbers each seat mixes over (the rows stay: every number is valued)."""
         for p, q in full:
-            blk[p, q] = full[p, q][0][:, pick[q]].astype(np.float64)
-            free[p, q] = full[p, q][1][:, pick[q]].astype(np.float64)
-        for p in seats:
-            allowed[p] = np.zeros(len(cand[p]), dtype=bool)
-            allowed[p][pick[p]] = True
+            blocks, frees = (m[:, pick[q]].astype(np.float64) for m in full[p, q])
+            wide[p, q] = blocks, frees
+            narrow[p, q] = blocks[pick[p]], frees[pick[p]]
+            hb, hf = habit_block[p, q], habit_free[p, q]
+            habit_narrow[p, q] = (hb[pick[p]] if isinstance(hb, np.ndarray) else 0.0,
+                                  hf[pick[p]] if isinstance(hf, np.ndarray) else 0.0)
 
-    def widen(found: Mapping[S, np.ndarray]) -> None:
-        """Let each seat also mix over its best numbers by the latest values (a reader's sharp answer
-        may lie outside the first choice): their columns are appended."""
-        for q, v in found.items():
-            best = np.argsort(-v)[:WIDEN]
-            new = best[~allowed[q][best]]
-            if len(new):
-                pick[q] = np.concatenate([pick[q], new])
-                allowed[q][new] = True
-                for p in others[q]:
-                    blk[p, q] = np.hstack([blk[p, q], full[p, q][0][:, new].astype(np.float64)])
-                    free[p, q] = np.hstack([free[p, q], full[p, q][1][:, new].astype(np.float64)])
-
-    def all_values(plays: Mapping[S, np.ndarray], habit: Mapping[S, float], who: Sequence[S],
-                   reading: bool = False) -> dict[S, np.ndarray]:
-        """The values of every seat in ``who`` when the seats play ``plays`` (plus ``habit`` of habits),
-        as a reader values them if ``reading``."""
+    def values_of(plays: Mapping[S, np.ndarray], habit: Mapping[S, float], who: Sequence[S], reading: bool,
+                  every: bool) -> dict[S, np.ndarray]:
+        """The values of the seats in ``who`` when each seat plays ``plays`` (over its picked numbers) plus
+        ``habit`` of its habits; as a reader values them if ``reading``; for every number if ``every``
+        (else for the picked ones)."""
         won, stay = valued[reading]
         kept = {}
         for a, b in full:
-            blocked = blk[a, b] @ plays[b][pick[b]]
-            kept[a, b] = 1 - (blocked + habit[b] * habit_block[a, b] if habit[b] else blocked)
+            matrices, habits_of = (wide[a, b], (habit_block[a, b], habit_free[a, b])) if every and a in who \
+                else (narrow[a, b], habit_narrow[a, b])
+            blocked = matrices[0] @ plays[b]
+            kept[a, b] = 1 - (blocked + habit[b] * habits_of[0] if habit[b] else blocked)
         out = {}
         for p in who:
             approve = None
@@ -127,45 +133,60 @@ def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[f
                 alive = plays[q]  # q's numbers weighted by the chance the third seats spare them
                 for r in others[q]:
                     if r != p:
-                        alive = alive * kept[q, r]
-                above = free[p, q] @ alive[pick[q]]
+                        alive = alive * (kept[q, r][pick[q]] if every and q in who else kept[q, r])
+                matrices, habits_of = (wide[p, q], habit_free[p, q]) if every else \
+                    (narrow[p, q], habit_narrow[p, q][1])
+                above = matrices[1] @ alive
                 if habit[q]:
-                    above = above + habit[q] * habit_free[p, q]
+                    above = above + habit[q] * habits_of
                 spared = np.maximum(1 - above, 0.0)
                 top = spared if top is None else top * spared
-            out[p] = approve * (won[p] + bonus * top) + (1 - approve) * stay[p]
+            gain, keep = (won[p], stay[p]) if every else (won[p][pick[p]], stay[p])
+            out[p] = approve * (gain + bonus * top) + (1 - approve) * keep
         return out
 
-    def soft(p: S, v: np.ndarray, t: float) -> np.ndarray:
-        v = np.where(allowed[p], v, -np.inf)
+    def soft(v: np.ndarray, t: float) -> np.ndarray:
         weights = np.exp((v - v.max()) / t)
         return weights / weights.sum()
 
-    allowed: dict[S, np.ndarray] = {}
+    def widen(found: Mapping[S, np.ndarray]) -> None:
+        """Let each seat also mix over its best numbers by the latest values of every number (a reader's
+        sharp answer may lie outside the first choice)."""
+        for q, v in found.items():
+            best = np.argsort(-v)[:WIDEN]
+            new = best[~np.isin(best, pick[q])]
+            if len(new):
+                pick[q] = np.concatenate([pick[q], new])
+                sigma[q] = np.concatenate([sigma[q], np.zeros(len(new))])
+
     build()
-    uniform = {p: np.full(len(cand[p]), 1 / len(cand[p])) for p in seats}
-    first = all_values({p: (1 - habit_share[p]) * uniform[p] for p in seats}, habit_share, seats)
-    for p in seats:
-        if len(cand[p]) > STRATEGY_SIZE:
-            pick[p] = np.sort(np.argsort(-first[p])[:STRATEGY_SIZE])
-    build()
-    sigma = {p: soft(p, first[p], temperature * START_HEAT) for p in seats}
+    sigma = {p: soft(first[p][pick[p]], temperature * START_HEAT) for p in seats}
     readers = [p for p in seats if reader_share[p] > 0]
     no_habit = {p: 0.0 for p in seats}
+    read: dict[S, np.ndarray] = {}
     for k in range(iterations):
         # A reader answers the strategies themselves (it runs this code), not the habits mixed in.
-        read_values = all_values(sigma, no_habit, readers, reading=True) if readers else {}
-        read = {p: soft(p, v, reader_temperature) for p, v in read_values.items()}
+        every = k % WIDEN_EVERY == WIDEN_EVERY - 1 and k < iterations - WIDEN_EVERY
+        # The readers' answers move slowly (the strategies are running averages): every other iteration.
+        read_values = values_of(sigma, no_habit, readers, True, every) if readers and (every or k % 2 == 0) \
+            else {}
+        if read_values:
+            read = {p: soft(v[pick[p]] if every else v, reader_temperature) for p, v in read_values.items()}
         plays = {p: (1 - habit_share[p] - reader_share[p]) * sigma[p] + reader_share[p] * read.get(p, 0.0)
                  for p in seats}
-        heat = START_HEAT ** (1 - k / max(1, iterations - 1))
-        replies = all_values(plays, habit_share, seats)
-        if k % WIDEN_EVERY == WIDEN_EVERY - 1 and k < iterations - WIDEN_EVERY:
+        replies = values_of(plays, habit_share, seats, False, every)
+        if every:
             widen(replies)
             widen(read_values)
+            build()
+            replies = {p: v[pick[p]] for p, v in replies.items()}
+        heat = START_HEAT ** (1 - k / max(1, iterations - 1))
         step = (RECENCY + 1) / (k + 2 + RECENCY)
-        sigma = {p: sigma[p] + step * (soft(p, replies[p], temperature * heat) - sigma[p]) for p in seats}
-    strategies = {p: tuple((x, MASK[x], float(w)) for x, w in zip(cand[p], sigma[p], strict=True) if w > 0)
-                  for p in seats}
-    final = all_values(sigma, no_habit, seats, reading=True)
+        sigma = {p: sigma[p] + step * (soft(replies[p], temperature * heat) - sigma[p]) for p in seats}
+    strategies = {}
+    for p in seats:
+        weights = np.zeros(len(cand[p]))
+        weights[pick[p]] = sigma[p]
+        strategies[p] = tuple((x, MASK[x], float(w)) for x, w in zip(cand[p], weights, strict=True) if w > 0)
+    final = values_of(sigma, no_habit, seats, True, True)
     return strategies, {p: (cand[p], final[p].tolist()) for p in seats}

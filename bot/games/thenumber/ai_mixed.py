@@ -47,7 +47,7 @@ MIX_FLOOR = 2e-3
 # table of this code, the others mostly are this code or read it, and the first turns must not be read).
 TABLE_TEMPERATURE = 0.25
 TABLE_ITERATIONS = 60
-TABLE_ITERATIONS_FIVE = 40  # five seats cost twice as much per iteration
+TABLE_ITERATIONS_FIVE = 30  # five seats cost twice as much per iteration
 TABLE_READER_TEMPERATURE = 0.8
 TABLE_OWN_PRIOR = 2.0
 HABIT_FLOOR = 0.02  # at a table, a habit below this share of a seat's play is not modelled
