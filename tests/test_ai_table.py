@@ -85,5 +85,5 @@ def test_a_reader_seat_is_answered() -> None:
     read, values = solve_table(boards, 1, {s: worth for s in boards}, none, no_habit, {**no_habit, "p2": 1.0},
                                40, 0.25, 0.8)
     assert plain["p0"] != read["p0"]
-    candidates, reader_values = values["p2"]  # a reader may write any number: all are valued
-    assert list(candidates) == list(canonical_numbers(FULL_MASK)) and len(reader_values) == len(candidates)
+    candidates, quick, ahead = values["p2"]  # a reader may write any number: all are valued
+    assert list(candidates) == list(canonical_numbers(FULL_MASK)) and len(quick) == len(ahead) == len(candidates)

@@ -54,7 +54,7 @@ def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[f
                 habits: Mapping[S, Dist], habit_share: Mapping[S, float], reader_share: Mapping[S, float],
                 iterations: int, temperature: float, reader_temperature: float,
                 reader_worth: Mapping[S, Sequence[float]] | None = None
-                ) -> tuple[dict[S, Dist], dict[S, tuple[tuple[int, ...], list[float]]]]:
+                ) -> tuple[dict[S, Dist], dict[S, tuple[tuple[int, ...], list[float], list[float]]]]:
     """Each seat's strategy (over its canonical numbers) in an approximate equilibrium of this turn.
 
     ``worth[p]`` is what each of p's boards is worth when the next turn starts; ``habits[p]`` and
@@ -63,7 +63,8 @@ def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[f
     values the board it keeps by ``reader_worth`` (default ``worth``).
 
     Returns the strategies, and each seat's values (over its canonical numbers) as a reader of the others'
-    final strategies: what a seat that reads the table would weigh.
+    final strategies: what a seat that reads the table would weigh, valuing the board it keeps by
+    ``reader_worth`` and by ``worth``.
     """
     seats = list(boards)
     others = {p: [q for q in seats if q != p] for p in seats}
@@ -188,5 +189,6 @@ def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[f
         weights = np.zeros(len(cand[p]))
         weights[pick[p]] = sigma[p]
         strategies[p] = tuple((x, MASK[x], float(w)) for x, w in zip(cand[p], weights, strict=True) if w > 0)
-    final = values_of(sigma, no_habit, seats, True, True)
-    return strategies, {p: (cand[p], final[p].tolist()) for p in seats}
+    quick = values_of(sigma, no_habit, seats, True, True)
+    ahead = values_of(sigma, no_habit, seats, False, True)
+    return strategies, {p: (cand[p], quick[p].tolist(), ahead[p].tolist()) for p in seats}

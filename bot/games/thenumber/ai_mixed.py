@@ -428,10 +428,12 @@ def _solve(turn: int, board_list: Sequence[int], belief_list: Sequence[Mapping[s
         kept = [(v, m, w) for v, m, w in solved[p] if w >= MIX_FLOOR]
         total = sum(w for _, _, w in kept)
         profile.append(tuple((v, m, w / total) for v, m, w in kept))
-        # A reader may answer our mixes exactly or by sampling them (softer): either is recognised.
-        c, v = read[p]
-        readers.append(blend(softmax_dist(c, v, READER_TEMPERATURE, floor=MIX_FLOOR),
-                             softmax_dist(c, v, TABLE_READER_TEMPERATURE, floor=MIX_FLOOR), 0.5))
+        # A reader may answer our mixes exactly or by sampling them (softer), looking ahead or not: each
+        # kind is recognised.
+        c, quick, ahead = read[p]
+        exact = blend(softmax_dist(c, quick, READER_TEMPERATURE, floor=MIX_FLOOR),
+                      softmax_dist(c, ahead, READER_TEMPERATURE, floor=MIX_FLOOR), 0.5)
+        readers.append(blend(exact, softmax_dist(c, quick, TABLE_READER_TEMPERATURE, floor=MIX_FLOOR), 1 / 3))
     return tuple(profile), tuple(readers)
 
 
