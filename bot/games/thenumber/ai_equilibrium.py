@@ -70,6 +70,7 @@ def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[f
     others = {p: [q for q in seats if q != p] for p in seats}
     mult, bonus = multiplier_for(turn), bonus_for(turn)
     cand = {p: canonical_numbers(boards[p]) for p in seats}
+
     def gains(table: Mapping[S, Sequence[float]]) -> tuple[dict[S, np.ndarray], dict[S, float]]:
         return ({p: np.array([(x // 100) * mult + POPCOUNT[MASK[x]] + table[p][boards[p] & ~MASK[x]]
                               for x in cand[p]]) for p in seats},
