@@ -160,6 +160,8 @@ def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[f
             if len(new):
                 pick[q] = np.concatenate([pick[q], new])
                 sigma[q] = np.concatenate([sigma[q], np.zeros(len(new))])
+                if q in read:
+                    read[q] = np.concatenate([read[q], np.zeros(len(new))])
 
     build()
     sigma = {p: soft(first[p][pick[p]], temperature * START_HEAT) for p in seats}
