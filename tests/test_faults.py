@@ -79,7 +79,8 @@ async def test_a_dm_acknowledgement_outlasting_discordpys_rate_limit_tries_is_se
     dm = world.fake.world.dm_channel(world.users["ana"].user)
     world.fake.fail_next("POST", rf"^/channels/{dm.id}/messages$", 429, times=5, retry_after=0.01)
     await world.dm("ana", "513")
-    acks = await eventually(lambda: [m for m in world.fake.dms(world.users["ana"]) if "513" in m.content
+    # "Locked in 513": a bare "513" also matches a channel mention whose snowflake holds those digits.
+    acks = await eventually(lambda: [m for m in world.fake.dms(world.users["ana"]) if "Locked in 513" in m.content
                                      and m.author_id != world.users["ana"].id], what="the acknowledgement")
     assert len(acks) == 1
 
