@@ -130,7 +130,9 @@ class FakeDiscord:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._handle)
-        self._runner = web.AppRunner(app, handle_signals=False)
+        # No access log: it is the fake's, not the bot's, and its URLs carry random interaction tokens whose
+        # hex digits can spell a pending number (the no-leak test read them as the bot's log lines).
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
