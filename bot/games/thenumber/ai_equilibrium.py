@@ -24,7 +24,6 @@ from .rules import bonus_for, multiplier_for
 S = TypeVar("S")  # how the caller names its seats
 
 STRATEGY_SIZE = 100  # each seat mixes over at most this many numbers: its best against the habits
-HABIT_FLOOR = 1e-3  # a habit share below this is left out (its sweeps cost more than it weighs)
 START_HEAT = 4.0  # the first answers are this much softer; the temperature cools to its target
 WIDEN, WIDEN_EVERY = 16, 8  # every few iterations each seat may also mix over its best numbers by then
 RECENCY = 2.0  # later answers weigh more in the average (the first ones answer poor guesses)
@@ -81,13 +80,14 @@ def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[f
     habit_free: dict[tuple[S, S], np.ndarray | float] = {}
     for p in seats:
         for q in others[p]:
-            counts = bool(habits[q]) and habit_share[q] >= HABIT_FLOOR
+            counts = bool(habits[q]) and habit_share[q] > 0
             habit_block[p, q] = np.array(block_chances(cand[p], habits[q])) if counts else 0.0
             habit_free[p, q] = np.array(free_above_weight(cand[p], habits[q])) if counts else 0.0
     full = {(p, q): _matrices(boards[p], boards[q]) for p in seats for q in others[p]}
     # The first guess of what each seat may mix over: its best numbers against the habits, the thinking
     # part of every other seat taken as uniform (row sums of the matrices: no product needed).
     first = {}
+    won, stay = valued[False]
     for p in seats:
         approve = np.ones(len(cand[p]))
         top = np.ones(len(cand[p]))
@@ -96,7 +96,6 @@ def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[f
             thinking = (1 - habit_share[q]) / blocks.shape[1]
             approve *= 1 - (thinking * blocks.sum(axis=1) + habit_share[q] * habit_block[p, q])
             top *= np.maximum(1 - (thinking * frees.sum(axis=1) + habit_share[q] * habit_free[p, q]), 0.0)
-        won, stay = valued[False]
         first[p] = approve * (won[p] + bonus * top) + (1 - approve) * stay[p]
     pick = {p: np.sort(np.argsort(-first[p])[:STRATEGY_SIZE]) for p in seats}  # what each seat mixes over
     # Two sets of matrices, both with the picked numbers as columns: all numbers as rows (to value every

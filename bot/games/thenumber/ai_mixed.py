@@ -16,6 +16,7 @@ reply to the plain softmax (the level before) won 0.70 of 4-seat games against t
 """
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 from .ai_beliefs import NOISE, normal_dist, observations, opponent_boards, posterior, predicted_dist, spread_chance
 from .ai_duel import duel_mix, end_of_round_values
@@ -54,6 +55,7 @@ HABIT_FLOOR = 0.02  # at a table, a habit below this share of a seat's play is n
 OWN_FLOOR = 0.01  # an own type less likely than this is left out of the prediction (it costs a full model)
 
 Priors = Mapping[str, Mapping[str, float]]
+T = TypeVar("T")
 
 
 def survivor_models(models: Sequence[Dist]) -> list[Dist]:
@@ -158,13 +160,23 @@ def _public_key(view: PublicView) -> tuple[object, ...]:
     return view.players, view.round, view.turn, view.finished, crossed, view.exhausted, history
 
 
-def _cached(key: tuple[object, ...], compute: Callable[[], Dist]) -> Dist:
-    found = _CACHE.get(key)
+def _remembered(cache: dict[tuple[object, ...], T], key: tuple[object, ...], compute: Callable[[], T]) -> T:
+    """``cache[key]``, computed if missing; the oldest entries go beyond :data:`_CACHE_SIZE`."""
+    found = cache.get(key)
     if found is None:
-        found = _CACHE[key] = compute()
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.pop(next(iter(_CACHE)))
+        found = cache[key] = compute()
+        while len(cache) > _CACHE_SIZE:
+            cache.pop(next(iter(cache)))
     return found
+
+
+def _cached(key: tuple[object, ...], compute: Callable[[], Dist]) -> Dist:
+    return _remembered(_CACHE, key, compute)
+
+
+def _frozen(priors: Priors | None) -> tuple[object, ...]:
+    """``priors`` as a hashable key."""
+    return tuple(sorted((p, tuple(sorted(w.items()))) for p, w in priors.items())) if priors else ()
 
 
 # Recent distributions by public key: a seat, the seats modelling it, and anyone reading it in the same
@@ -309,8 +321,7 @@ def hard_distribution(view: PublicView, me: str, priors: Priors | None = None) -
     Deterministic in the public view (and ``priors``): anyone may compute it; only the draw from it is
     secret. ``me`` must be seated and still playing this round.
     """
-    frozen = tuple(sorted((p, tuple(sorted(w.items()))) for p, w in priors.items())) if priors else ()
-    return _cached(("hard", _public_key(view), me, frozen), lambda: _hard_distribution(view, me, priors))
+    return _cached(("hard", _public_key(view), me, _frozen(priors)), lambda: _hard_distribution(view, me, priors))
 
 
 def opponent_models(view: PublicView, me: str, priors: Priors | None = None
@@ -349,14 +360,7 @@ def table_reader(view: PublicView, seat: str) -> Dist:
 
 
 def _table_solution(view: PublicView, priors: Priors | None) -> tuple[dict[str, Dist], dict[str, Dist]]:
-    frozen = tuple(sorted((p, tuple(sorted(w.items()))) for p, w in priors.items())) if priors else ()
-    key = ("table", _public_key(view), frozen)
-    found = _PROFILES.get(key)
-    if found is None:
-        found = _PROFILES[key] = _solve_profile(view, priors)
-        while len(_PROFILES) > _CACHE_SIZE:
-            _PROFILES.pop(next(iter(_PROFILES)))
-    return found
+    return _remembered(_PROFILES, ("table", _public_key(view), _frozen(priors)), lambda: _solve_profile(view, priors))
 
 
 _PROFILES: dict[tuple[object, ...], tuple[dict[str, Dist], dict[str, Dist]]] = {}
@@ -375,12 +379,8 @@ def _solve_profile(view: PublicView, priors: Priors | None) -> tuple[dict[str, D
     beliefs = {p: table_belief(view, p, priors) for p in seats}
     # The solve depends on names only through these: every table's first turn, for one, is the same.
     key = (view.turn, tuple((boards[p], tuple(round(w, 6) for w in beliefs[p].values())) for p in seats))
-    found = _SOLVED.get(key)
-    if found is None:
-        found = _SOLVED[key] = _solve(view.turn, [boards[p] for p in seats], [beliefs[p] for p in seats])
-        while len(_SOLVED) > _CACHE_SIZE:
-            _SOLVED.pop(next(iter(_SOLVED)))
-    profile, readers = found
+    profile, readers = _remembered(_SOLVED, key, lambda: _solve(view.turn, [boards[p] for p in seats],
+                                                                  [beliefs[p] for p in seats]))
     return dict(zip(seats, profile, strict=True)), dict(zip(seats, readers, strict=True))
 
 
