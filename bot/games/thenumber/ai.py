@@ -14,7 +14,8 @@ predict the draw and the same stored seed replays the game exactly.
   player types (:mod:`ai_beliefs`), values every candidate against that prediction and draws its number
   from a mixed strategy, so it answers habits and cannot be read by someone who runs this very code. At
   three seats or more the mix is the seat's part of an approximate equilibrium of the turn between all the
-  seats (:mod:`ai_equilibrium`), so that a reader's best reply to it gains little.
+  seats (:mod:`ai_equilibrium`), so that a reader's best reply to it gains little; among readers it
+  plays a flatter version of that mix (they answer whatever it commits to).
   Heads-up (:mod:`ai_duel`) it plays for the lead over the one opponent: the last two turns of a round are
   valued by their exact zero-sum game, and an opponent who seems to read it meets that game's equilibrium.
 """

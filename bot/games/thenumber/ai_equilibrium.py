@@ -52,14 +52,15 @@ def _numbers(board: int) -> tuple[np.ndarray, np.ndarray]:
 def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[float]],
                 habits: Mapping[S, Dist], habit_share: Mapping[S, float], reader_share: Mapping[S, float],
                 iterations: int, temperature: float, reader_temperature: float,
-                reader_worth: Mapping[S, Sequence[float]] | None = None
+                reader_worth: Mapping[S, Sequence[float]] | None = None, power: Mapping[S, float] | None = None
                 ) -> tuple[dict[S, Dist], dict[S, tuple[tuple[int, ...], list[float], list[float]]]]:
     """Each seat's strategy (over its canonical numbers) in an approximate equilibrium of this turn.
 
     ``worth[p]`` is what each of p's boards is worth when the next turn starts; ``habits[p]`` and
     ``habit_share[p]`` the part of p's play that does not think; ``reader_share[p]`` the part that answers
     the others' strategies at ``reader_temperature``; the rest plays the strategy solved for. A reader
-    values the board it keeps by ``reader_worth`` (default ``worth``).
+    values the board it keeps by ``reader_worth`` (default ``worth``). ``power[p]``, if given, flattens
+    (below 1) each seat's final strategy to its weights ** power, normalised, before the readers' values.
 
     Returns the strategies, and each seat's values (over its canonical numbers) as a reader of the others'
     final strategies: what a seat that reads the table would weigh, valuing the board it keeps by
@@ -186,6 +187,8 @@ def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[f
         heat = START_HEAT ** (1 - k / max(1, iterations - 1))
         step = (RECENCY + 1) / (k + 2 + RECENCY)
         sigma = {p: sigma[p] + step * (soft(replies[p], temperature * heat) - sigma[p]) for p in seats}
+    if power:  # the readers are valued against what is played, the flattened strategies
+        sigma = {p: sigma[p] ** power[p] / (sigma[p] ** power[p]).sum() for p in seats}
     strategies = {}
     for p in seats:
         weights = np.zeros(len(cand[p]))
