@@ -1,5 +1,6 @@
 """The Number's hard level at three seats or more: the turn solved as a game between all the seats."""
 
+import importlib
 import math
 import random
 
@@ -104,3 +105,32 @@ def test_readers_meet_a_flatter_mix_than_seats_that_play_like_it() -> None:
     against_readers = _solve(1, boards, [like, reader, reader, reader])[0][0]
     against_like = _solve(1, boards, [like] * 4)[0][0]
     assert _entropy(against_readers) > _entropy(against_like) + 1.0
+
+
+def test_a_seat_values_its_board_at_the_approval_rates_of_sound_play() -> None:
+    """The generic guess approves a two-digit 9xx number 0.17 of the time against three opponents; sound
+    players met it about half the time, and the solve values each seat's board that way (before, a 9 kept
+    for the doubled last turn was worth almost nothing: 0.35 -> 0.47 of the games against three readers)."""
+    ai_future = importlib.import_module("bot.games.thenumber.ai_future")
+    ai_mixed = importlib.import_module("bot.games.thenumber.ai_mixed")
+
+    assert ai_future.generic_approval(950, 2, 3) < 0.2
+    assert 0.4 < ai_future.played_approval(950, 2, 3) < 0.6
+    assert 0.75 < ai_future.played_approval(550, 3, 3) < 0.9
+    seen: list[list[float]] = []
+    real = ai_mixed.solve_table
+
+    def spy(*args: object, **kwargs: object) -> object:
+        seen.append(list(next(iter(args[2].values()))))  # type: ignore[attr-defined]
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    view = public_view(new_game(["a", "b", "c", "d"]))
+    ai_mixed._SOLVED.clear()
+    ai_mixed._PROFILES.clear()
+    ai_mixed._CACHE.clear()
+    try:
+        ai_mixed.solve_table = spy  # type: ignore[assignment]
+        ai_mixed.hard_distribution(view, "a")
+    finally:
+        ai_mixed.solve_table = real
+    assert seen and seen[0] == list(ai_future.future_table(3, ai_future.played_approval)[2])

@@ -6,6 +6,7 @@ that far ahead, so the programme uses a generic chance of approval that falls wi
 and with how many digits it exposes. It depends only on the seat count, so it is computed once.
 """
 
+from collections.abc import Callable
 from functools import cache
 
 from .ai_tables import FULL_MASK, MASK, POPCOUNT, canonical_numbers
@@ -33,8 +34,24 @@ def _feasible() -> tuple[tuple[tuple[int, int], ...], ...]:
     return tuple(tuple((v, m) for v, m in actions if m & ~avail == 0) for avail in range(FULL_MASK + 1))
 
 
+# Between sound players a number's risk grows much faster with its value than the generic guess (fit for
+# opponents writing any legal number) says: they write high numbers. Fitted to the approval rates by hundreds
+# digit and digit count in 210 4-seat games of the hard level against three readers (8,400 numbers): a 9xx
+# number with two digits was approved 0.51 of the time (generic guess 0.17), a 5xx with three 0.80 (0.29).
+PLAYED_RISK_POWER = 3
+PLAYED_TOUCH = 0.13
+
+Approval = Callable[[int, int, int], float]
+
+
+def played_approval(value: int, digit_count: int, opponents: int) -> float:
+    """Chance that no opponent writes a smaller number sharing a digit, as met in play between sound players."""
+    touch = 1 - (1 - PLAYED_TOUCH) ** digit_count
+    return max(0.0, 1 - (value / 1000) ** PLAYED_RISK_POWER * touch) ** opponents
+
+
 @cache
-def future_table(opponents: int) -> tuple[tuple[float, ...], ...]:
+def future_table(opponents: int, approval: Approval = generic_approval) -> tuple[tuple[float, ...], ...]:
     """``table[t][mask]``: expected points from turn ``t`` (1-based; t = 6 means round over) to round end."""
     feasible = _feasible()
     table: list[tuple[float, ...]] = [()] * (TURNS_PER_ROUND + 2)
@@ -45,7 +62,7 @@ def future_table(opponents: int) -> tuple[tuple[float, ...], ...]:
         # Per-number constants of this turn, computed once and not per board.
         gain = {}
         for v, m in feasible[FULL_MASK]:
-            p = generic_approval(v, POPCOUNT[m], opponents)
+            p = approval(v, POPCOUNT[m], opponents)
             gain[v] = (p, p * ((v // 100) * mult + bonus * generic_top(v, opponents) + POPCOUNT[m]))
         row = []
         for avail in range(FULL_MASK + 1):
