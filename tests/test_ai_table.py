@@ -4,9 +4,11 @@ import importlib
 import math
 import random
 
+import pytest
+
 from bot.games.thenumber.ai import choose_number
 from bot.games.thenumber.ai_equilibrium import solve_table
-from bot.games.thenumber.ai_future import future_table
+from bot.games.thenumber.ai_future import future_table, generic_approval, played_approval
 from bot.games.thenumber.ai_mixed import _solve, hard_distribution, position_values, table_profile
 from bot.games.thenumber.ai_model import Dist
 from bot.games.thenumber.ai_tables import FULL_MASK, MASK, available_mask, canonical_numbers
@@ -107,16 +109,14 @@ def test_readers_meet_a_flatter_mix_than_seats_that_play_like_it() -> None:
     assert _entropy(against_readers) > _entropy(against_like) + 1.0
 
 
-def test_a_seat_values_its_board_at_the_approval_rates_of_sound_play() -> None:
+def test_a_seat_values_its_board_at_the_approval_rates_of_sound_play(monkeypatch: pytest.MonkeyPatch) -> None:
     """The generic guess approves a two-digit 9xx number 0.17 of the time against three opponents; sound
     players met it about half the time, and the solve values each seat's board that way (before, a 9 kept
-    for the doubled last turn was worth almost nothing: 0.35 -> 0.47 of the games against three readers)."""
-    ai_future = importlib.import_module("bot.games.thenumber.ai_future")
+    for the doubled last turn was worth almost nothing: against three readers 0.35 -> 0.51 of the games)."""
     ai_mixed = importlib.import_module("bot.games.thenumber.ai_mixed")
-
-    assert ai_future.generic_approval(950, 2, 3) < 0.2
-    assert 0.4 < ai_future.played_approval(950, 2, 3) < 0.6
-    assert 0.75 < ai_future.played_approval(550, 3, 3) < 0.9
+    assert generic_approval(950, 2, 3) < 0.2
+    assert 0.4 < played_approval(950, 2, 3) < 0.6
+    assert 0.75 < played_approval(550, 3, 3) < 0.9
     seen: list[list[float]] = []
     real = ai_mixed.solve_table
 
@@ -124,13 +124,8 @@ def test_a_seat_values_its_board_at_the_approval_rates_of_sound_play() -> None:
         seen.append(list(next(iter(args[2].values()))))  # type: ignore[attr-defined]
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    view = public_view(new_game(["a", "b", "c", "d"]))
-    ai_mixed._SOLVED.clear()
-    ai_mixed._PROFILES.clear()
-    ai_mixed._CACHE.clear()
-    try:
-        ai_mixed.solve_table = spy  # type: ignore[assignment]
-        ai_mixed.hard_distribution(view, "a")
-    finally:
-        ai_mixed.solve_table = real
-    assert seen and seen[0] == list(ai_future.future_table(3, ai_future.played_approval)[2])
+    monkeypatch.setattr(ai_mixed, "solve_table", spy)
+    for cache in ("_SOLVED", "_PROFILES", "_CACHE"):  # the opening is solved once per process: solve it again
+        monkeypatch.setattr(ai_mixed, cache, {})
+    hard_distribution(public_view(new_game(["a", "b", "c", "d"])), "a")
+    assert seen and seen[0] == list(future_table(3, played_approval)[2])

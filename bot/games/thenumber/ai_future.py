@@ -3,7 +3,8 @@
 The thinking levels weigh this turn's points against what the digits they cross would have been worth
 later (a 9 kept for the doubled last turn, enough digits left not to sit out). Opponents are not known
 that far ahead, so the programme uses a generic chance of approval that falls with the number's value
-and with how many digits it exposes. It depends only on the seat count, so it is computed once.
+and with how many digits it exposes (or, for the hard level at a table, the approval rates numbers meet
+between sound players). It depends only on the seat count and that choice, so it is computed once.
 """
 
 from collections.abc import Callable
