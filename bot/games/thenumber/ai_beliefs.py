@@ -161,10 +161,12 @@ def posterior(view: PublicView, player: str, prior: Mapping[str, float] | None =
               ) -> dict[str, float]:
     """Belief over :data:`TYPES` for ``player`` after every number they revealed this game.
 
-    ``prior`` (type -> weight) lets a caller start from what past games against this player showed;
-    missing types get a small weight so that no habit is ever ruled out. ``extra`` adds types the caller
-    models itself: name -> the chance of each observation (in :func:`observations` order), each starting
-    from ``extra_prior`` unless ``prior`` names it.
+    ``prior`` (type -> weight) lets a caller start from what past games against this player showed. It
+    is then the whole prior: a type it leaves out, a caller's own included, starts from the small
+    :data:`UNLISTED_PRIOR`, so nothing is ruled out and this game's numbers can still raise it. ``extra``
+    adds types the caller models itself: name -> the chance of each observation (in :func:`observations`
+    order), each starting from ``extra_prior`` when no prior is given. So a player with a record is first
+    taken for the habits that record showed, not for a reader of this code (the priors-hook test).
     """
     kinds = (*TYPES, *(extra or {}))
     base = dict(prior) if prior else {k: DEFAULT_PRIOR.get(k, extra_prior) for k in kinds}
