@@ -110,11 +110,21 @@ def best_responder(view: PublicView, me: str, rng: random.Random) -> str:
 PREDICTOR_SAMPLES = 8
 
 
+def _answer_predictions(view: PublicView, me: str, rng: random.Random, samples: int) -> str:
+    models = [hard_distribution(view, p) for p in _opponents(view, me)]
+    profiles = [[sample(d, rng.random()) for d in models] for _ in range(samples)]
+    return f"{_best_against_profiles(view, me, profiles):03d}"
+
+
 def predictor(view: PublicView, me: str, rng: random.Random) -> str:
     """Runs the hard level with its own random draws to predict each opponent's number, and answers those."""
-    models = [hard_distribution(view, p) for p in _opponents(view, me)]
-    profiles = [[sample(d, rng.random()) for d in models] for _ in range(PREDICTOR_SAMPLES)]
-    return f"{_best_against_profiles(view, me, profiles):03d}"
+    return _answer_predictions(view, me, rng, PREDICTOR_SAMPLES)
+
+
+def single_predictor(view: PublicView, me: str, rng: random.Random) -> str:
+    """Predicts each opponent by one run of the hard level (one draw, as a single ``choose_number`` call
+    with its own generator would make) and answers that one profile: the simplest reader of the code."""
+    return _answer_predictions(view, me, rng, 1)
 
 
 POOL: dict[str, Strategy] = {
@@ -128,4 +138,5 @@ POOL: dict[str, Strategy] = {
     "monte_carlo": monte_carlo,
     "best_responder": best_responder,
     "predictor": predictor,
+    "predictor_1": single_predictor,
 }
