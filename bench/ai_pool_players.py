@@ -2,7 +2,7 @@
 
 Each strategy is ``(view, me, rng) -> number``: it sees the public view only, like any seat, and draws
 from its own ``rng``. They are written for the bench, not tuned against the hard level: simple habits,
-the product's own easy and normal levels, a Monte Carlo player, and two readers of the hard level that run
+the product's own easy and normal levels, a Monte Carlo player, and three readers of the hard level that run
 its code (they know its distribution, never its secret draw).
 """
 
