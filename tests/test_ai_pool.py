@@ -27,9 +27,12 @@ def test_every_pool_strategy_writes_a_legal_number(name: str) -> None:
         state, _ = play_turn(state, numbers)
 
 
-def test_a_pool_run_prints_every_matchup_with_its_verdict() -> None:
+def test_a_pool_run_prints_its_matchup_and_the_worst_case() -> None:
     out = StringIO()
     run_pool(2, 1, 1, seat_counts=(2,), only=("predictor_1",), progress=None, out=out)
     text = out.getvalue()
     assert "hard vs 1 predictor_1 (2 seats)" in text and "worst case, 2 seats" in text
+
+
+def test_a_pool_game_gives_the_measured_seat_a_share() -> None:
     assert 0.0 <= play_game(Matchup(("hard", "cheap_low"), 0.5), 1, 0)[0] <= 1.0
