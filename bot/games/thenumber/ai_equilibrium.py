@@ -27,6 +27,12 @@ STRATEGY_SIZE = 100  # each seat mixes over at most this many numbers: its best 
 START_HEAT = 4.0  # the first answers are this much softer; the temperature cools to its target
 WIDEN, WIDEN_EVERY = 16, 8  # every few iterations each seat may also mix over its best numbers by then
 RECENCY = 2.0  # later answers weigh more in the average (the first ones answer poor guesses)
+# A reader may also answer a few draws from each strategy (it runs the code with its own generator), not
+# the strategy itself: its answer is then the best number against those draws. Modelled by this many
+# simulated readers, each answering the given number of draws per seat.
+SAMPLED_READERS = 48
+SAMPLED_DRAWS = (1, 2, 4)
+SAMPLED_EVERY = 8  # iterations between two renewals of their answers (the strategies move slowly)
 
 
 @lru_cache(maxsize=32)  # boards repeat (every round starts with full boards); kept as booleans: 0.4 MB a pair
@@ -52,8 +58,9 @@ def _numbers(board: int) -> tuple[np.ndarray, np.ndarray]:
 def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[float]],
                 habits: Mapping[S, Dist], habit_share: Mapping[S, float], reader_share: Mapping[S, float],
                 iterations: int, temperature: float, reader_temperature: float,
-                reader_worth: Mapping[S, Sequence[float]] | None = None, power: Mapping[S, float] | None = None
-                ) -> tuple[dict[S, Dist], dict[S, tuple[tuple[int, ...], list[float], list[float]]]]:
+                reader_worth: Mapping[S, Sequence[float]] | None = None, power: Mapping[S, float] | None = None,
+                sampled: float = 0.0
+                ) -> tuple[dict[S, Dist], dict[S, tuple[tuple[int, ...], list[float], list[float], list[float]]]]:
     """Each seat's strategy (over its canonical numbers) in an approximate equilibrium of this turn.
 
     ``worth[p]`` is what each of p's boards is worth when the next turn starts; ``habits[p]`` and
@@ -147,6 +154,32 @@ def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[f
             out[p] = approve * (gain + bonus * top) + (1 - approve) * keep
         return out
 
+    def sampled_reply(p: S, plays: Mapping[S, np.ndarray], every: bool) -> np.ndarray:
+        """How often each of p's numbers (every one, or the picked ones) is the best answer of a reader who
+        draws a few numbers from each other seat's strategy ``plays`` (over its picked numbers) and answers
+        those draws, drawn by a fixed generator: the model is the same for every seat that computes it."""
+        generator = np.random.default_rng(0)
+        drawn = {q: generator.choice(len(plays[q]), size=(SAMPLED_READERS, max(SAMPLED_DRAWS)),
+                                     p=plays[q] / plays[q].sum()) for q in others[p]}
+        won, stay = valued[True]  # a reader values the board it keeps as a quick reader does
+        approved: np.ndarray | float = 1.0
+        spared: np.ndarray | float = 1.0  # no bigger surviving draw shares no digit with the number
+        for q in others[p]:
+            blocks, frees = wide[p, q] if every else narrow[p, q]
+            approved = approved * (1 - blocks[:, drawn[q]])
+            alive = np.ones(drawn[q].shape)  # q's draw survives the other draws
+            for r in others[q]:
+                if r != p:
+                    alive = alive * ~full[q, r][0][pick[q][drawn[q]], pick[r][drawn[r]]]
+            spared = spared * (1 - frees[:, drawn[q]] * alive)
+        gain = won[p] if every else won[p][pick[p]]
+        outcome = (approved * (gain[:, None, None] + bonus * spared - stay[p]) + stay[p]).cumsum(axis=2)
+        counts = np.zeros(len(gain))
+        per = SAMPLED_READERS // len(SAMPLED_DRAWS)
+        for i, draws in enumerate(SAMPLED_DRAWS):  # the best answer to the first ``draws`` draws of each
+            np.add.at(counts, outcome[:, i * per:(i + 1) * per, draws - 1].argmax(axis=0), 1.0)
+        return counts / counts.sum()
+
     def soft(v: np.ndarray, t: float) -> np.ndarray:
         weights = np.exp((v - v.max()) / t)
         return weights / weights.sum()
@@ -160,22 +193,28 @@ def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[f
             if len(new):
                 pick[q] = np.concatenate([pick[q], new])
                 sigma[q] = np.concatenate([sigma[q], np.zeros(len(new))])
-                if q in read:
-                    read[q] = np.concatenate([read[q], np.zeros(len(new))])
+                for answers in (read, by_draws):
+                    if q in answers:
+                        answers[q] = np.concatenate([answers[q], np.zeros(len(new))])
 
     build()
     sigma = {p: soft(first[p][pick[p]], temperature * START_HEAT) for p in seats}
     readers = [p for p in seats if reader_share[p] > 0]
     no_habit = {p: 0.0 for p in seats}
     read: dict[S, np.ndarray] = {}
+    by_draws: dict[S, np.ndarray] = {}  # the sampling readers' answers, renewed every SAMPLED_EVERY iterations
     for k in range(iterations):
         # A reader answers the strategies themselves (it runs this code), not the habits mixed in.
         every = k % WIDEN_EVERY == WIDEN_EVERY - 1 and k < iterations - WIDEN_EVERY
         # The readers' answers move slowly (the strategies are running averages): every other iteration.
         read_values = values_of(sigma, no_habit, readers, True, every) if readers and (every or k % 2 == 0) \
             else {}
+        if read_values and sampled and (every or k % SAMPLED_EVERY == 0):
+            by_draws = {p: sampled_reply(p, sigma, False) for p in read_values}
         if read_values:
             read = {p: soft(v[pick[p]] if every else v, reader_temperature) for p, v in read_values.items()}
+            if sampled:
+                read = {p: (1 - sampled) * r + sampled * by_draws[p] for p, r in read.items()}
         plays = {p: (1 - habit_share[p] - reader_share[p]) * sigma[p] + reader_share[p] * read.get(p, 0.0)
                  for p in seats}
         replies = values_of(plays, habit_share, seats, False, every)
@@ -196,4 +235,5 @@ def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[f
         strategies[p] = tuple((x, MASK[x], float(w)) for x, w in zip(cand[p], weights, strict=True) if w > 0)
     quick = values_of(sigma, no_habit, seats, True, True)
     ahead = values_of(sigma, no_habit, seats, False, True)
-    return strategies, {p: (cand[p], quick[p].tolist(), ahead[p].tolist()) for p in seats}
+    drawn = {p: sampled_reply(p, sigma, True).tolist() for p in seats}
+    return strategies, {p: (cand[p], quick[p].tolist(), ahead[p].tolist(), drawn[p]) for p in seats}
