@@ -14,7 +14,8 @@ from bot.games.thenumber.engine import new_game, play_turn, public_view, validat
 
 def test_the_pool_holds_the_simple_habits_the_product_levels_and_the_readers_of_hard() -> None:
     assert len(POOL) >= 8
-    assert {"high_repeat", "easy", "normal", "monte_carlo", "best_responder", "predictor", "predictor_1"} <= set(POOL)
+    assert {"high_repeat", "easy", "normal", "monte_carlo", "best_responder", "predictor", "predictor_1",
+            "predictor_4"} <= set(POOL)
 
 
 @pytest.mark.parametrize("name", sorted(POOL))

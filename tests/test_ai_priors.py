@@ -196,8 +196,10 @@ async def test_a_hard_ai_starts_from_what_a_players_finished_games_showed(store:
     belief = opening_beliefs(view, "2", checked_priors(priors))
     assert max(belief["1"], key=belief["1"].__getitem__) == "high_repeat"
     assert belief["0"]["normal"] == max(belief["0"].values())  # bo: the default prior's likeliest type
+    # About 0.32 against 0.08 (0.43 against 0.03 before the solve modelled readers that answer draws of
+    # the mixes: bo, who may be one, would answer ana's 999 too, and hard spreads its answer).
     assert answer_share(hard_distribution(view, "2", checked_priors(priors))) > answer_share(
-        hard_distribution(view, "2")) + 0.25  # about 0.43 against 0.03
+        hard_distribution(view, "2")) + 0.2
     # The AI's draft is the one the stored seed and the stored priors give: a replay derives it again.
     draft = next(a.payload for a in record.actions if a.kind == "choose" and a.seat == 2)
     again = GAME.ai(GAME.view(table.state, 2), 2, "hard", step_rng(seed_of(record), 0, 2), priors)
