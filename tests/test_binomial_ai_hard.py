@@ -4,15 +4,17 @@ bench's opponent pool plays legal actions (else its figures would mean nothing).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from random import Random
 from typing import Any
 
 import pytest
 
 from bench.ai_pool_binomial_players import POOL
-from bot.games.binomial import ai_hard
-from bot.games.binomial.engine import State
+from bot.games.binomial import ai_hard, engine
+from bot.games.binomial.engine import Sheet, State
 from bot.games.binomial.game import GAME
+from bot.games.binomial.rules import CARD_KEYS
 from bot.games.binomial.view import View, fitting
 
 
@@ -86,3 +88,27 @@ def test_every_pool_strategy_plays_legal_actions(name: str) -> None:
         if not states or states[-1] is not state:
             states.append(state)
     assert len(states) > 16  # the game went past numerology
+
+
+def sheet_of(numbers: list[int]) -> Sheet:
+    return Sheet(tuple(d for n in numbers for d in divmod(n, 10)))
+
+
+def test_hard_contests_a_four_point_card_a_rival_would_take_alone() -> None:
+    """Heads-up, the rival (chairman) declared fight on 'divisible by 10' (4 points). The rolls hold one 0,
+    so every sheet has one number ending in 0, and ours is 80: it beats anything the rival can hold but 90
+    and cancels an 80. Passing concedes the 4 points for sure; fighting wins them or cancels the rival's
+    number in most of the rival's possible sheets. The old hard counted only its own points (4 times its
+    chance, less the number's worth later) and passed every time; valued by the lead, it fights."""
+    rolls = (5, 3, 5, 4, 8, 7, 7, 5, 5, 7, 7, 9, 7, 6, 0, 2)
+    deck = ("divisible_by_10", *(k for k in CARD_KEYS if k != "divisible_by_10"))
+    state = engine.new_game(2, decks=[deck], chairman=1)
+    mine = sheet_of([80, 77, 37, 25, 95, 55, 77, 46])
+    theirs = sheet_of([77, 92, 55, 77, 80, 37, 55, 46])  # hidden from seat 0: its view is all that counts
+    state = replace(state, rolls=rolls, sheets=(mine, theirs), declared=((1, 80),))
+    view = GAME.view(state, 0)
+    assert view.kind == "declare" and 0 in view.to_act and fitting(view) == (80,)
+    actions = [GAME.ai(view, 0, "hard", Random(k)) for k in range(12)]
+    assert all(a == {"fight": True, "number": "80"} for a in actions), actions
+    # The lead it gains by fighting exceeds what passing gains (0) by a clear margin, not by noise.
+    assert ai_hard.option_values(view, 0, Random(1))[80] > 0.3

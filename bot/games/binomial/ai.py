@@ -9,7 +9,8 @@ action: a free cell, a pass, or an unused number that fits the face-up card.
   numbers, beat what that number is worth later on;
 * hard (:mod:`.ai_hard`) samples the opponents' numbers from the rolled digits (every sheet holds the same
   16 digits) minus what they revealed, models how often each opponent fights, simulates the reveal
-  (cancelling included), values kept numbers by the rounds likely left, and mixes near-equal options.
+  (cancelling included) and values each option by the lead it gains over the rivals, values kept numbers
+  by the rounds likely left, and mixes near-equal options.
 """
 
 from __future__ import annotations
