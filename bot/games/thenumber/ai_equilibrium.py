@@ -5,7 +5,8 @@ no number much better than the mix itself against what the others play. :func:`s
 profile for a whole table by smooth fictitious play: each seat answers the others' average play with a
 softmax of its values, and its strategy is the (recency-weighted) average of those answers. Each seat
 plays part of its time by habit (a fixed distribution), part as a reader (a sharp answer to the others'
-strategies, which it can compute as well as we can), and the rest by the strategy being solved for.
+strategies, which it can compute as well as we can, or the best answer to a few draws from them, as a
+reader running this code with a generator of its own writes), and the rest by the strategy being solved for.
 
 The values are the hard level's (points, bonus when no bigger number survives the others, digits crossed,
 the board's worth afterwards), written as matrix products over the seats' canonical numbers.
@@ -77,7 +78,8 @@ def solve_table(boards: Mapping[S, int], turn: int, worth: Mapping[S, Sequence[f
 
     Returns the strategies, and each seat's values (over its canonical numbers) as a reader of the others'
     final strategies: what a seat that reads the table would weigh, valuing the board it keeps by
-    ``reader_worth`` and by ``worth``.
+    ``reader_worth`` and by ``worth``, and how often each of its numbers is a sampling reader's answer.
+    ``sampled`` is the share of a reader's play that answers draws (see :data:`SAMPLED_READERS`).
     """
     seats = list(boards)
     others = {p: [q for q in seats if q != p] for p in seats}
