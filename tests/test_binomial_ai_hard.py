@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from bench.ai_pool_binomial_players import POOL
-from bot.games.binomial import ai_hard, engine
+from bot.games.binomial import ai, ai_hard, engine
 from bot.games.binomial.engine import Sheet, State
 from bot.games.binomial.game import GAME
-from bot.games.binomial.rules import CARD_KEYS
+from bot.games.binomial.rules import CARD_BY_KEY, CARD_KEYS
 from bot.games.binomial.view import View, fitting
 
 
@@ -112,3 +112,42 @@ def test_hard_contests_a_four_point_card_a_rival_would_take_alone() -> None:
     assert all(a == {"fight": True, "number": "80"} for a in actions), actions
     # The lead it gains by fighting exceeds what passing gains (0) by a clear margin, not by noise.
     assert ai_hard.option_values(view, 0, Random(1))[80] > 0.3
+
+
+def test_a_rival_is_expected_to_fight_for_four_points_more_than_for_an_x_card() -> None:
+    """Sound players fight for the rare 4-point cards and pass the X cards more than their average rate
+    says; hard's model of a rival does too. 99 is unbeatable on both cards below, so only the card's worth
+    tells the two apart (without the worth the model gave both the same chance)."""
+    numbers = [99, 11, 35, 47, 60, 28, 73, 54]
+    rng = Random(3)
+
+    def share(card_key: str) -> float:
+        card = CARD_BY_KEY[card_key]
+        picks = [ai_hard._rival_pick(card, numbers, None, 0.4, rng) for _ in range(2000)]
+        assert set(picks) <= {99, None}
+        return picks.count(99) / len(picks)
+
+    four, x = share("two_identical"), share("largest_number")
+    assert four > x + 0.2, (four, x)
+
+
+def test_hard_expects_rivals_that_think_alike_to_keep_a_number_that_would_cancel() -> None:
+    """Four seats, round 12 of a seeded game, card 'smallest difference'. Seats 2 and 3 declared fight and
+    each holds 66 and 45 (the same digits: every sheet does); our last number is 66. A rival modelled as
+    throwing its best number fights with 66, the two 66s cancel ours, and passing looked better. A rival
+    that decides the way hard does sees that its 66 would meet the other's and fights with 45 or 54 -- so
+    our 66 takes the card. Hard models half of a sampled rival's picks that way at a table of three or
+    more, and fights; with the rate model alone (LIKE_ME_SHARE 0) it passed by a wide margin."""
+    view = None
+    for state, seat in declare_points(4, 3, POOL["normal"]):
+        if state.kind == "declare" and seat == 0 and len(state.history) == 11:
+            view = GAME.view(state, 0)
+            break
+    assert view is not None and view.sheet is not None
+    # The position the docstring describes (if the game's course changes, pick another like it).
+    assert view.card == "smallest_difference" and dict(view.declared) == {2: True, 3: True}
+    assert view.sheet.unused == (66,) and view.unused == (1, 1, 2, 2)
+    assert all(sorted(ai.remaining_digits(view, s)) == [4, 5, 6, 6] for s in (2, 3))
+    assert ai_hard.option_values(view, 0, Random(1))[66] > 0.5
+    actions = [GAME.ai(view, 0, "hard", Random(k)) for k in range(8)]
+    assert all(a == {"fight": True, "number": "66"} for a in actions), actions

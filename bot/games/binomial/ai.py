@@ -51,6 +51,13 @@ def beat_fraction(card_key: str) -> tuple[float, ...]:
     return tuple(out)
 
 
+@cache
+def fit_share(card_key: str) -> float:
+    """The share of all 100 numbers that fit the card."""
+    card = CARD_BY_KEY[card_key]
+    return sum(1 for n in ALL_NUMBERS if card.fits(n)) / 100
+
+
 def card_worth(card: Card, fighters: float) -> float:
     return fighters if card.points is None else float(card.points)
 
@@ -217,9 +224,10 @@ def built_numbers(seats: int, digits: tuple[int, ...], k: int) -> tuple[int, ...
     return tuple(10 * cells[2 * i] + cells[2 * i + 1] for i in range(len(digits) // 2))  # type: ignore[operator]
 
 
-def sample_numbers(view: View, s: int, rng: Random) -> list[int]:
-    """A plausible set of ``s``'s unused numbers: mostly a builder's, sometimes a random pairing."""
-    digits = remaining_digits(view, s)
+def sample_numbers(view: View, s: int, rng: Random, digits: tuple[int, ...] | None = None) -> list[int]:
+    """A plausible set of ``s``'s unused numbers: mostly a builder's, sometimes a random pairing
+    (``digits``: its remaining digits, when the caller has them already)."""
+    digits = remaining_digits(view, s) if digits is None else digits
     if rng.random() < 0.75:
         return list(built_numbers(view.seats, digits, rng.randrange(BUILDS)))
     shuffled = list(digits)
