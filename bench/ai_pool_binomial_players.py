@@ -177,10 +177,7 @@ RESPONDER_SAMPLES = 6
 def hard_sheet(view: View, s: int, rng: Random) -> Sheet:
     """A sheet for ``s`` built the way the hard level builds its own, from the public rolls."""
     left = ai.remaining_digits(view, s)
-    numbers = list(ai.built_numbers(view.seats, left, rng.randrange(ai.BUILDS)))
-    spent = list(view.revealed[s])
-    cells = tuple(d for n in (*numbers, *spent) for d in divmod(n, 10))
-    return Sheet(cells, (0,) * len(numbers) + (1,) * len(spent))
+    return ai.sheet_with(ai.built_numbers(view.seats, left, rng.randrange(ai.BUILDS)), view.revealed[s])
 
 
 def predict_hard(view: View, s: int, seat: int, rng: Random) -> int | None:

@@ -20,6 +20,7 @@ from functools import cache, lru_cache
 from random import Random
 from typing import Any
 
+from .engine import Sheet
 from .rules import ALL_NUMBERS, CARD_BY_KEY, CARDS, CELLS, REWARD_MIN_FIGHTERS, Card, show
 from .view import View, fitting
 
@@ -222,6 +223,12 @@ def built_numbers(seats: int, digits: tuple[int, ...], k: int) -> tuple[int, ...
     for d in digits:
         cells[best_cell(seats, cells, d, rng, PLACE_NOISE)] = d
     return tuple(10 * cells[2 * i] + cells[2 * i + 1] for i in range(len(digits) // 2))  # type: ignore[operator]
+
+
+def sheet_with(numbers: Sequence[int], spent: Sequence[int]) -> Sheet:
+    """A sheet holding ``numbers`` unused and ``spent`` used: an opponent's sheet as a sampler imagines it."""
+    cells = tuple(d for n in (*numbers, *spent) for d in divmod(n, 10))
+    return Sheet(cells, (0,) * len(numbers) + (1,) * len(spent))
 
 
 def sample_numbers(view: View, s: int, rng: Random, digits: tuple[int, ...] | None = None) -> list[int]:

@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from random import Random
 
 from . import ai
-from .engine import Sheet, resolve
+from .engine import resolve
 from .rules import CARD_BY_KEY, Card
 from .view import View, fitting
 
@@ -171,9 +171,7 @@ def _pick_like_me(view: View, s: int, numbers: Sequence[int], rng: Random) -> in
         return None
     spoke = [t for t, _ in view.declared]
     declared = view.declared[: spoke.index(s)] if s in said else view.declared
-    spent = view.revealed[s]
-    sheet = Sheet(tuple(d for n in (*numbers, *spent) for d in divmod(n, 10)),
-                  (0,) * len(numbers) + (1,) * len(spent))
+    sheet = ai.sheet_with(numbers, view.revealed[s])
     seen = dataclasses.replace(view, seat=s, sheet=sheet, declared=declared, pick=None)
     values = option_values(seen, s, rng, inner=True)
     if said.get(s):  # it declared fight: it picks a number even where passing looked better
