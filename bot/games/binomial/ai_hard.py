@@ -205,7 +205,7 @@ def option_values(view: View, seat: int, rng: Random, priors: FightPriors | None
     for _ in range(samples):
         picks = {}
         for s in rivals:
-            if like_me and rng.random() < like_me:  # a rival like me builds like me
+            if like_me and rng.random() < like_me:  # a rival like me decides like me (on a builder's sheet)
                 build = rng.randrange(ai.BUILDS)
                 if (s, build) not in thought:
                     numbers = ai.built_numbers(view.seats, digits[s], build)
