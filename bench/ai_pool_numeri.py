@@ -12,71 +12,45 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from random import Random
 from typing import TextIO
 
 from bench.ai_pool_numeri_players import POOL
-from bench.pool_runner import played
+from bench.pool_runner import HARD, Matchup, Times, selected
+from bench.pool_runner import run_pool as run_table
 from bot.games.numeri import ai
+from bot.games.numeri.engine import Choice
 from bot.games.numeri.game import GAME, die_rng
-from bot.terminal.arena import percentile, wilson
+from bot.games.numeri.view import NumeriView
 
-HARD = "hard"
 SEAT_COUNTS = (2, 3, 4)
 MARGIN = 0.05  # hard's share should beat parity by at least this much against every strategy
 
 
-@dataclass(frozen=True)
-class Matchup:
-    seats: tuple[str, ...]  # the measured strategy first, then the others
-
-    @property
-    def title(self) -> str:
-        rest = self.seats[1:]
-        return f"{self.seats[0]} vs {len(rest)} {rest[0]} ({len(self.seats)} seats)"
-
-    @property
-    def target(self) -> float:
-        return 1 / len(self.seats) + MARGIN
+def matchups(seat_counts: Sequence[int] = SEAT_COUNTS) -> list[Matchup]:
+    return [Matchup((HARD, *(name,) * (n - 1)), 1 / n + MARGIN) for n in seat_counts for name in POOL]
 
 
-@dataclass
-class Tally:
-    games: int = 0
-    share: float = 0.0
-    hard_ms: list[float] = field(default_factory=list)
+def _choose(strategy: str, view: NumeriView, seat: int, rng: Random, times: Times) -> Choice:
+    if strategy == HARD:
+        return times.timed(lambda: ai.choose(view, seat, HARD, rng))
+    return POOL[strategy](view, seat, rng)
 
 
-def matchups(seat_counts: Sequence[int] = SEAT_COUNTS, only: Sequence[str] = ()) -> list[Matchup]:
-    names = [n for n in POOL if not only or n in only]
-    return [Matchup((HARD, *(name,) * (n - 1))) for n in seat_counts for name in names]
-
-
-def play_game(matchup: Matchup, seed: int, index: int) -> tuple[float, list[float]]:
+def play_game(matchup: Matchup, seed: int, index: int) -> tuple[float, Times]:
     """One game, the measured seat rotating round the table: its win share and hard's decision times."""
-    n = len(matchup.seats)
-    k = index % n
-    strategies = matchup.seats[k:] + matchup.seats[:k]  # the measured seat sits at position (n - k) % n
-    measured = (n - k) % n
+    strategies, measured = matchup.seated(index)
     game_seed = _game_seed(seed, matchup, index)
-    rngs = [Random(f"numeri-pool:{seed}:{matchup.title}:{index}:{i}") for i in range(n)]
-    state = GAME.setup(n, {}, game_seed)
-    times: list[float] = []
+    rngs = [Random(f"numeri-pool:{seed}:{matchup.title}:{index}:{i}") for i in range(len(strategies))]
+    state = GAME.setup(len(strategies), {}, game_seed)
+    times = Times()
     while (prompt := GAME.prompt(state)) is not None:
         if prompt.chance:
             state, _ = GAME.apply(state, {None: GAME.chance(state, die_rng(game_seed, state.throws))})
             continue
         seat = state.current
-        view = GAME.view(state, seat)
-        started = time.perf_counter()
-        if strategies[seat] == HARD:
-            choice = ai.choose(view, seat, HARD, rngs[seat])
-            times.append((time.perf_counter() - started) * 1000)
-        else:
-            choice = POOL[strategies[seat]](view, seat, rngs[seat])
+        choice = _choose(strategies[seat], GAME.view(state, seat), seat, rngs[seat], times)
         state, _ = GAME.apply(state, {seat: {"moves": list(choice)}})
     result = GAME.result(state)
     assert result is not None
@@ -89,47 +63,10 @@ def _game_seed(seed: int, matchup: Matchup, index: int) -> int:
     return seed * 1_000_003 + len(matchup.seats) * 100_000 + index
 
 
-def _job(args: tuple[int, Matchup, int, int]) -> tuple[int, float, list[float]]:
-    which, matchup, seed, index = args
-    share, times = play_game(matchup, seed, index)
-    return which, share, times
-
-
 def run_pool(games: int, seed: int, workers: int, seat_counts: Sequence[int] = SEAT_COUNTS,
              only: Sequence[str] = (), progress: TextIO | None = sys.stderr, out: TextIO = sys.stdout) -> int:
-    table = matchups(seat_counts, only)
-    jobs = [(w, m, seed, i) for w, m in enumerate(table) for i in range(games)]
-    tallies = [Tally() for _ in table]
-    for which, share, times in played(_job, jobs, workers, progress):
-        t = tallies[which]
-        t.games, t.share = t.games + 1, t.share + share
-        t.hard_ms.extend(times)
-    out.write(format_pool(table, tallies, games, seed))
-    return 0
-
-
-def format_pool(table: Sequence[Matchup], tallies: Sequence[Tally], games: int, seed: int) -> str:
-    lines = [f"numeri pool: {games} games per matchup, seed {seed}; target parity + {MARGIN:.2f}",
-             f"{'matchup':<36} {'games':>6} {'share':>7} {'95% CI':>13} {'parity':>6} {'target':>7}  verdict"]
-    worst: dict[int, tuple[float, float, str]] = {}
-    for m, t in zip(table, tallies, strict=True):
-        p = t.share / t.games if t.games else 0.0
-        low, high = wilson(t.share, t.games)
-        verdict = "ok" if p >= m.target else f"MISSED by {m.target - p:.3f}"
-        lines.append(f"{m.title:<36} {t.games:>6} {p:>7.3f} {low:>6.3f}-{high:.3f} {1 / len(m.seats):>6.2f} "
-                     f"{m.target:>7.2f}  {verdict}")
-        n = len(m.seats)
-        if n not in worst or p < worst[n][0]:
-            worst[n] = (p, low, m.seats[1])
-    lines.append("")
-    for n in sorted(worst):
-        p, low, name = worst[n]
-        lines.append(f"worst case, {n} seats: hard {p:.3f} (95% CI low {low:.3f}) against {name} "
-                     f"(parity {1 / n:.2f}, target {1 / n + MARGIN:.2f})")
-    all_ms = [ms for t in tallies for ms in t.hard_ms]
-    lines.append(f"hard decision time over {len(all_ms)} decisions: p50 {percentile(all_ms, 0.5):.1f} ms, "
-                 f"p99 {percentile(all_ms, 0.99):.1f} ms, max {max(all_ms, default=0.0):.1f} ms (target p99 < 200)")
-    return "\n".join(lines) + "\n"
+    return run_table(f"numeri pool: {games} games per matchup, seed {seed}; target parity + {MARGIN:.2f}",
+                     play_game, selected(matchups(seat_counts), only), games, seed, workers, progress, out)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

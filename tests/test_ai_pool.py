@@ -37,3 +37,11 @@ def test_a_pool_run_prints_its_matchup_and_the_worst_case() -> None:
 
 def test_a_pool_game_gives_the_measured_seat_a_share() -> None:
     assert 0.0 <= play_game(Matchup(("hard", "cheap_low"), 0.5), 1, 0)[0] <= 1.0
+
+
+def test_the_measured_seat_moves_round_the_table_and_keeps_its_strategy() -> None:
+    matchup = Matchup(("hard", "easy", "uniform"))
+    for index in range(6):
+        strategies, measured = matchup.seated(index)
+        assert strategies[measured] == "hard" and sorted(strategies) == sorted(matchup.seats)
+    assert {matchup.seated(i)[1] for i in range(3)} == {0, 1, 2}

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from io import StringIO
 from random import Random
 from typing import Any
 
 import pytest
 
+from bench.ai_pool_binomial import run_pool
 from bench.ai_pool_binomial_players import POOL
 from bot.games.binomial import ai, ai_hard, engine
 from bot.games.binomial.engine import Sheet, State
@@ -88,6 +90,13 @@ def test_every_pool_strategy_plays_legal_actions(name: str) -> None:
         if not states or states[-1] is not state:
             states.append(state)
     assert len(states) > 16  # the game went past numerology
+
+
+def test_a_pool_run_prints_its_matchup_and_the_worst_case() -> None:
+    out = StringIO()
+    assert run_pool(1, 1, 1, (2,), ("never_fight",), progress=None, out=out) == 0
+    report = out.getvalue()
+    assert "hard vs 1 never_fight (2 seats)" in report and "worst case, 2 seats" in report
 
 
 def sheet_of(numbers: list[int]) -> Sheet:

@@ -7,8 +7,9 @@ from random import Random
 
 import pytest
 
-from bench.ai_pool_numeri import Matchup, format_pool, matchups, play_game, run_pool
+from bench.ai_pool_numeri import Matchup, matchups, play_game, run_pool
 from bench.ai_pool_numeri_players import POOL
+from bench.pool_runner import format_pool
 from bot.games.numeri.engine import State
 from bot.games.numeri.game import GAME
 
@@ -43,4 +44,4 @@ def test_the_pool_report_names_the_worst_case() -> None:
     assert run_pool(1, 1, 1, (2,), ["random"], progress=None, out=out) == 0
     report = out.getvalue()
     assert "hard vs 1 random (2 seats)" in report and "worst case, 2 seats" in report
-    assert "p99" in format_pool([], [], 0, 1)
+    assert "p99" in format_pool("numeri pool", [], [])
