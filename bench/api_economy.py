@@ -72,6 +72,7 @@ async def game_turns(path: str, spread: bool, tmp: Path, rng: random.Random
             turns: list[dict[str, int]] = []
             for index in range(10):
                 reveals = len(world.reveals())
+                turn_message = world.status_message().id
                 mark = len(fake.requests)
                 elapsed = 0.0
                 for i, name in enumerate(PLAYERS):
@@ -83,10 +84,13 @@ async def game_turns(path: str, spread: bool, tmp: Path, rng: random.Random
                         await _choose(world, name, number, path)
                 if len(world.reveals()) == reveals:  # someone sat out: nothing more to wait for but time
                     await world.advance(3)
-                await eventually(lambda n=reveals: len(world.reveals()) > n, timeout=10, what="the reveal")
+                await eventually(lambda n=reveals: len(world.reveals()) > n, what="the reveal")
                 if index < 9:  # the next turn's status message ends this turn's calls
                     await world.wait_status(f"Turn {(index + 1) % 5 + 1} of 5")
-                await asyncio.sleep(0.1)  # let the last call of the turn land
+                # The turn's last call closes its message (by the last choice's interaction or one edit): waiting
+                # for it, not for a time, keeps a late close out of the next turn's count on a busy machine.
+                await eventually(lambda m=turn_message: not fake.world.messages[m].components,
+                                 what="the turn message closed")
                 counts = {"interaction": 0, "other": 0, "modal_open": 0}
                 for request in fake.requests[mark:]:
                     counts[_category(request.path)] += 1
