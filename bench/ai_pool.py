@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from bench.ai_pool_players import POOL
-from bench.pool_runner import HARD, Matchup, Times, selected
+from bench.pool_runner import Matchup, Times, decide, pool_matchups, selected
 from bench.pool_runner import run_pool as run_table
 from bot.games.thenumber.ai import choose_number
-from bot.games.thenumber.engine import PublicView, new_game, play_turn, public_view
+from bot.games.thenumber.engine import new_game, play_turn, public_view
 
 SEAT_COUNTS = (2, 3, 4, 5)
 TARGET_SEATS = {2: 0.50, 4: 0.40}  # hard's share against a full table of one strategy; others are reported
@@ -24,16 +24,7 @@ READER_TARGET = 0.35  # a best responder with three hard seats wins at most this
 
 
 def matchups(seat_counts: Sequence[int] = SEAT_COUNTS) -> list[Matchup]:
-    out = [Matchup((HARD, *(name,) * (n - 1)), TARGET_SEATS.get(n)) for n in seat_counts for name in POOL]
-    if 4 in seat_counts:
-        out.append(Matchup(("best_responder", HARD, HARD, HARD), READER_TARGET, at_most=True))
-    return out
-
-
-def _choose(strategy: str, view: PublicView, name: str, rng: random.Random, times: Times) -> str:
-    if strategy == HARD:
-        return times.timed(lambda: choose_number(view, name, HARD, rng))
-    return POOL[strategy](view, name, rng)
+    return pool_matchups(list(POOL), seat_counts, TARGET_SEATS.get, "best_responder", READER_TARGET)
 
 
 def play_game(matchup: Matchup, seed: int, index: int) -> tuple[float, Times]:
@@ -50,7 +41,7 @@ def play_game(matchup: Matchup, seed: int, index: int) -> tuple[float, Times]:
         for i, name in enumerate(names):
             if name in view.exhausted:
                 continue
-            numbers[name] = _choose(strategies[i], view, name, rngs[i], times)
+            numbers[name] = decide(strategies[i], POOL, choose_number, view, name, rngs[i], times)
         state, _ = play_turn(state, numbers)
     winners = state.winners()
     share = 1 / len(winners) if names[measured] in winners else 0.0

@@ -15,10 +15,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 from random import Random
-from typing import Any, TextIO
+from typing import TextIO
 
 from bench.ai_pool_binomial_players import POOL
-from bench.pool_runner import HARD, Matchup, Times, selected
+from bench.pool_runner import HARD, Matchup, Times, decide, pool_matchups, selected
 from bench.pool_runner import run_pool as run_table
 from bot.games.binomial.game import GAME
 
@@ -29,16 +29,7 @@ READER_TARGET = 0.35  # the responder with three hard seats wins at most this sh
 
 
 def matchups(seat_counts: Sequence[int] = SEAT_COUNTS) -> list[Matchup]:
-    out = [Matchup((HARD, *(name,) * (n - 1)), TARGET_SEATS.get(n)) for n in seat_counts for name in POOL]
-    if 4 in seat_counts:
-        out.append(Matchup((READER, HARD, HARD, HARD), READER_TARGET, at_most=True))
-    return out
-
-
-def _act(strategy: str, view: Any, seat: int, rng: Random, times: Times) -> Any:
-    if strategy == HARD:
-        return times.timed(lambda: GAME.ai(view, seat, HARD, rng))
-    return POOL[strategy](view, seat, rng)
+    return pool_matchups(list(POOL), seat_counts, TARGET_SEATS.get, READER, READER_TARGET)
 
 
 def play_game(matchup: Matchup, seed: int, index: int) -> tuple[float, Times]:
@@ -54,7 +45,7 @@ def play_game(matchup: Matchup, seed: int, index: int) -> tuple[float, Times]:
         if prompt.chance:
             state, _ = GAME.apply(state, {None: GAME.chance(state, dice)})
             continue
-        step = {seat: _act(strategies[seat], GAME.view(state, seat), seat, rngs[seat], times)
+        step = {seat: decide(strategies[seat], POOL, GAME.ai, GAME.view(state, seat), seat, rngs[seat], times)
                 for seat in sorted(prompt.seats)}
         state, _ = GAME.apply(state, step)
     result = GAME.result(state)

@@ -17,25 +17,17 @@ from random import Random
 from typing import TextIO
 
 from bench.ai_pool_numeri_players import POOL
-from bench.pool_runner import HARD, Matchup, Times, selected
+from bench.pool_runner import Matchup, Times, decide, pool_matchups, selected
 from bench.pool_runner import run_pool as run_table
 from bot.games.numeri import ai
-from bot.games.numeri.engine import Choice
 from bot.games.numeri.game import GAME, die_rng
-from bot.games.numeri.view import NumeriView
 
 SEAT_COUNTS = (2, 3, 4)
 MARGIN = 0.05  # hard's share should beat parity by at least this much against every strategy
 
 
 def matchups(seat_counts: Sequence[int] = SEAT_COUNTS) -> list[Matchup]:
-    return [Matchup((HARD, *(name,) * (n - 1)), 1 / n + MARGIN) for n in seat_counts for name in POOL]
-
-
-def _choose(strategy: str, view: NumeriView, seat: int, rng: Random, times: Times) -> Choice:
-    if strategy == HARD:
-        return times.timed(lambda: ai.choose(view, seat, HARD, rng))
-    return POOL[strategy](view, seat, rng)
+    return pool_matchups(list(POOL), seat_counts, lambda n: 1 / n + MARGIN)
 
 
 def play_game(matchup: Matchup, seed: int, index: int) -> tuple[float, Times]:
@@ -50,7 +42,7 @@ def play_game(matchup: Matchup, seed: int, index: int) -> tuple[float, Times]:
             state, _ = GAME.apply(state, {None: GAME.chance(state, die_rng(game_seed, state.throws))})
             continue
         seat = state.current
-        choice = _choose(strategies[seat], GAME.view(state, seat), seat, rngs[seat], times)
+        choice = decide(strategies[seat], POOL, ai.choose, GAME.view(state, seat), seat, rngs[seat], times)
         state, _ = GAME.apply(state, {seat: {"moves": list(choice)}})
     result = GAME.result(state)
     assert result is not None

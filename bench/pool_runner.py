@@ -6,10 +6,11 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import get_context
-from typing import TextIO, TypeVar
+from random import Random
+from typing import Any, TextIO, TypeVar
 
 from bot.terminal.arena import percentile, wilson
 
@@ -52,6 +53,24 @@ class Times:
 
 
 PlayGame = Callable[[Matchup, int, int], tuple[float, Times]]  # (matchup, seed, index) -> share, hard's times
+
+
+def pool_matchups(names: Sequence[str], seat_counts: Sequence[int], target: Callable[[int], float | None],
+                  reader: str | None = None, reader_target: float | None = None) -> list[Matchup]:
+    """Hard against a full table of each strategy in each seat count (``target(seats)``: hard's floor), and,
+    with 4 seats, ``reader`` with three hard seats (``reader_target``: its ceiling)."""
+    out = [Matchup((HARD, *(name,) * (n - 1)), target(n)) for n in seat_counts for name in names]
+    if reader is not None and 4 in seat_counts:
+        out.append(Matchup((reader, HARD, HARD, HARD), reader_target, at_most=True))
+    return out
+
+
+def decide(strategy: str, pool: Mapping[str, Callable[..., R]], hard: Callable[..., R], view: Any, who: Any,
+           rng: Random, times: Times) -> R:
+    """A seat's choice: ``hard(view, who, "hard", rng)``, timed, or the pool strategy's ``(view, who, rng)``."""
+    if strategy == HARD:
+        return times.timed(lambda: hard(view, who, HARD, rng))
+    return pool[strategy](view, who, rng)
 
 
 @dataclass
