@@ -60,7 +60,7 @@ def _replay(args: argparse.Namespace) -> int:
         print(f"cannot read {args.file}: {exc}", file=sys.stderr)
         return 2
     try:
-        result = replay_any(text)
+        result = replay_any(text, args.game)
     except ERRORS as exc:
         print(" ".join(str(exc).splitlines()), file=sys.stderr)
         return 2
@@ -98,21 +98,20 @@ def _migrate_db(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from bot.games import game_for
+    from bot.terminal.console import Console, Seats
+    from bot.terminal.table import Table, write_script
+
     seed = args.seed if args.seed is not None else random.randrange(SEED_LIMIT)
-    if args.game == "numeri":
-        from bot.terminal import numeri
-
-        return numeri.play(args.players, args.level, seed, sys.stdin, sys.stdout)
-    if args.game == "binomial":
-        from bot.terminal import binomial
-
-        return binomial.play(args.players, args.level, seed, sys.stdin, sys.stdout, args.options)
-    from bot.terminal.play import play_game, write_script
-
-    result = play_game(args.players, args.level, seed, inp=sys.stdin, out=sys.stdout)
-    if args.script_out and result.completed:
-        write_script(result, args.script_out)
-    return 0 if result.completed else 1
+    console = Console(sys.stdin, sys.stdout)
+    names = (args.name, *(f"bot{i}" for i in range(1, args.players)))
+    table = Table(game_for(args.game), Seats(names, shapes=console.colour), args.level, seed, args.options, console)
+    status = table.play()
+    if args.script_out and table.played.finished:
+        write_script(table, args.script_out)
+        console.note(f"Replay script written to {args.script_out} (python -m bot replay {args.script_out} "
+                     "replays the game).")
+    return status
 
 
 def _arena(args: argparse.Namespace) -> int:
@@ -127,52 +126,68 @@ def _games() -> "tuple[Game[Any, Any, Any], ...]":
     return GAMES
 
 
-DEFAULT_GAME = "thenumber"
 DEFAULT_SEATS = ("hard", "normal", "normal", "normal")
 DEFAULT_LEVEL = "normal"
-# Help for the games' on/off table options, offered as flags of play (each refused by a game without it)
-FLAG_HELP = {
-    "dark": "Binomial: everybody declares and picks at once",
-    "reward_for_fighting": "Binomial: with 3 or more fighters the winner scores 1 more point",
-    "openness": "Binomial: a player down to one unused number is announced",
-    "same_boat": "Binomial, 6-7 players: in the same boat (see the rules)",
-    "match": "Binomial: a match of three games, points added up",
-}
 
 
-def _flags() -> dict[str, list[str]]:
-    """Every on/off table option of any game, with the keys of the games that have it."""
-    flags: dict[str, list[str]] = {}
+def default_name() -> str:
+    """The human's name at the table: the login name (a superuser's "root" reads badly: Player then)."""
+    import getpass
+
+    try:
+        name = getpass.getuser()
+    except (OSError, KeyError):
+        return "Player"
+    return name if name.isprintable() and 0 < len(name) <= 16 and name != "root" else "Player"
+
+
+def _flags() -> dict[str, list["Game[Any, Any, Any]"]]:
+    """Every on/off table option of any game, with the games that have it."""
+    flags: dict[str, list[Game[Any, Any, Any]]] = {}
     for game in _games():
         for option in game.options:
             if isinstance(option.default, bool):
-                flags.setdefault(option.name, []).append(game.key)
+                flags.setdefault(option.name, []).append(game)
     return flags
 
 
+def _flag_help(name: str, games: "list[Game[Any, Any, Any]]") -> str:
+    from bot.terminal.screen import Words, screen_for
+
+    texts = [f"{game.title}: {screen_for(game).option_help(name, Words())}" for game in games]
+    return "; ".join(texts).replace("%", "%%")
+
+
 def _add_game_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    keys = [g.key for g in _games()]
+    games = _games()
+    keys = [g.key for g in games]
+    seats = ", ".join(f"{g.title} {g.seats.start}-{g.seats.stop - 1}" for g in games)
+    levels = "; ".join(f"{g.title} {', '.join(g.ai_levels)}" for g in games)
     play = sub.add_parser(
         "play", help="play a game in the terminal against AI players",
-        description="Plays one game in the terminal: you against AI players. --players and --level follow the "
-                    "game: The Number 2-5 players, Numeri 2-4, Binomial 2-7; levels easy, normal, hard.")
-    play.add_argument("--game", choices=keys, default=DEFAULT_GAME, help="the game (default thenumber)")
+        description=f"Plays one game in the terminal: you against AI players. --players and --level follow the "
+                    f"game: players {seats}; levels {levels}. At the prompt: a move as the menu shows it, help "
+                    "(or ? or rules), board, quit (or q). Exit status 0 when the game is over, 1 when left, 130 "
+                    "after Ctrl-C.")
+    play.add_argument("--game", choices=keys, default=keys[0], help=f"the game (default {keys[0]})")
+    play.add_argument("--name", default=default_name(), help="your name at the table (default: your login name)")
     play.add_argument("--players", type=int, default=4, help="seats in total, you included (default 4)")
     play.add_argument("--level", default=DEFAULT_LEVEL, help="AI level (default normal)")
     play.add_argument("--seed", type=int, default=None,
                       help="seed of the game (default: a random one, printed so the game can be replayed)")
     play.add_argument("--script-out", metavar="FILE",
-                      help="The Number: write the finished game's replay script here (the folder must exist)")
-    for name, games in _flags().items():
+                      help="write the finished game's replay script here, for python -m bot replay (the folder "
+                           "must exist)")
+    for name, having in _flags().items():
         play.add_argument(f"--{name.replace('_', '-')}", dest=f"flag_{name}", action="store_true",
-                          help=FLAG_HELP.get(name, f"table option of {', '.join(games)}"))
-    play.set_defaults(func=_play)
+                          help=_flag_help(name, having))
+    play.set_defaults(func=_play, check=check_play, parser=play)
 
     arena = sub.add_parser(
         "arena", help="AI-only games: win rates per level",
         description="Plays AI-only games of a game. Figures are per level; a level in several seats is "
                     "counted once per seat per game (its 'games' are seat-games), and ties share the win.")
-    arena.add_argument("--game", choices=keys, default=DEFAULT_GAME, help="the game (default thenumber)")
+    arena.add_argument("--game", choices=keys, default=keys[0], help=f"the game (default {keys[0]})")
     arena.add_argument("--games", type=positive_int, default=200, help="number of games (default 200)")
     arena.add_argument("--seats", nargs="+", default=None, metavar="LEVEL",
                        help="one AI level per seat, as many seats as the game allows "
@@ -180,7 +195,7 @@ def _add_game_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]
     arena.add_argument("--seed", type=int, default=0, help="seed (the same seed gives the same figures)")
     arena.add_argument("--workers", type=positive_int, default=2, help="processes (default 2)")
     arena.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-    arena.set_defaults(func=_arena)
+    arena.set_defaults(func=_arena, check=check_arena, parser=arena)
 
 
 REPLAY_HELP = """\
@@ -208,6 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
                             description="Replays a game and prints the result as one JSON object.",
                             epilog=REPLAY_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     replay.add_argument("file", help="the script file, or - for standard input")
+    replay.add_argument("--game", choices=[g.key for g in _games()], default=None,
+                        help="the game the file must be of (default: the one it names)")
     replay.set_defaults(func=_replay)
     migrate = sub.add_parser("migrate-db", help="copy the SQLite database into an empty PostgreSQL database",
                              description="Copies every game, seat, action, setting and statistic of the SQLite "
@@ -242,8 +259,6 @@ def check_play(args: argparse.Namespace) -> str | None:
         return f"argument --players: {problem}"
     if problem := _level_problem(game, args.level):
         return f"argument --level: {problem}"
-    if args.script_out and game.key != DEFAULT_GAME:
-        return "argument --script-out: only The Number writes a replay script from the terminal"
     args.options = {}
     known = {o.name: o for o in game.options}
     for name in _flags():
@@ -280,10 +295,9 @@ def check_arena(args: argparse.Namespace) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command == "arena" and (problem := check_arena(args)):
-        parser.error(f"arena: {problem}")
-    if args.command == "play" and (problem := check_play(args)):
-        parser.error(f"play: {problem}")
+    check = getattr(args, "check", None)
+    if check is not None and (problem := check(args)):
+        args.parser.error(problem)  # the sub-command's usage, not the top level's
     if args.command is None:
         from bot.run import run_bot
 

@@ -201,6 +201,8 @@ def loads_strict(text: str | bytes, error: Callable[[str], Exception]) -> object
 
 def script_players(data: Mapping[str, Any], low: int, high: int, error: Callable[[str], Exception]) -> list[str]:
     """A replay script's ``players``: ``low`` to ``high`` distinct non-empty names; else ``error(why)``."""
+    if "players" not in data:
+        raise error("players: missing (the list of the players' names)")
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
         raise error("players: must be a list of non-empty names")

@@ -21,10 +21,10 @@ from typing import Any, TextIO
 
 from bot.core.fold import SeatPolicy, ai_policy, playout
 from bot.core.game import Game
-from bot.games import game_for
+from bot.games import GAMES, game_for
 
 Z95 = 1.959964
-DEFAULT_GAME = "thenumber"
+DEFAULT_GAME = GAMES[0].key  # the first registered game, The Number
 
 
 @dataclass

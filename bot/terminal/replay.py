@@ -2,40 +2,38 @@
 
 What the JSON is decides how it is read:
 
-- no ``"game"`` key (or ``"game": "thenumber"``) and no ``"format"``: The Number's table script
-  ``{"players", "rounds"}``, replayed exactly as it always was;
-- ``"game": "numeri"`` or ``"game": "binomial"`` without ``"format"``: that game's own replay script;
 - a ``"format"`` key: the replay/export envelope of any game (``bot.core.fold.envelope``), folded step by
-  step and summed up by :func:`envelope_result`.
+  step and summed up by :func:`envelope_result`;
+- otherwise a game's own table script, read by ``replay_script(text)`` in the game's ``replay`` module (beside
+  the module that defines its registered object); ``"game"`` names the game, and a script without it is the
+  first registered game's (The Number's ``{"players", "rounds"}``, as it always was).
 
-Bad input of any kind raises :class:`ReplayError` (or a game's own ``ScriptError``); each is one line.
+``--game KEY`` says which game the input must be. Bad input of any kind raises :class:`ReplayError` (or
+EnvelopeError, RuleError); each is one line.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
 from collections.abc import Mapping
 from dataclasses import fields, is_dataclass
 from enum import Enum
+from types import ModuleType
 from typing import Any
 
 from bot.core.fold import EnvelopeError, fold_envelope
-from bot.core.game import RuleError
+from bot.core.game import Game, RuleError
 from bot.games import GAMES, game_for
-from bot.games.binomial import replay as binomial_replay
-from bot.games.numeri import replay as numeri_replay
-from bot.games.thenumber import replay as thenumber_replay
-
-SCRIPTS = {"numeri": numeri_replay.replay, "binomial": binomial_replay.replay}  # the table scripts by key
 
 
 class ReplayError(ValueError):
-    """Input no replay can read (an unknown game, JSON nested too deeply for a game's checks)."""
+    """Input no replay can read (an unknown game, a script of another game, a game's own ScriptError)."""
 
 
 # Every error a replay raises for bad input: each is one line (the caller still joins stray line breaks).
-ERRORS: tuple[type[Exception], ...] = (ReplayError, EnvelopeError, RuleError, thenumber_replay.ScriptError,
-                                       numeri_replay.ScriptError, binomial_replay.ScriptError)
+ERRORS: tuple[type[Exception], ...] = (ReplayError, EnvelopeError, RuleError)
 
 
 class _Duplicate(ValueError):
@@ -48,22 +46,45 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return dict(pairs)
 
 
-def replay_any(text: str) -> dict[str, Any]:
-    """The result of the script or envelope ``text``; one of :data:`ERRORS` if it is bad input."""
+def replay_module(game: Game[Any, Any, Any]) -> ModuleType | None:
+    """The game's ``replay`` module, if it has one with a ``replay_script`` hook."""
+    name = type(game).__module__.rpartition(".")[0] + ".replay"
+    try:
+        module = importlib.import_module(name) if importlib.util.find_spec(name) else None
+    except ModuleNotFoundError:
+        module = None
+    return module if module is not None and hasattr(module, "replay_script") else None
+
+
+def replay_any(text: str, key: str | None = None,
+               games: tuple[Game[Any, Any, Any], ...] | None = None) -> dict[str, Any]:
+    """The result of the script or envelope ``text`` (of the game ``key`` if given); ERRORS if bad input."""
+    games = GAMES if games is None else games
     try:
         data = json.loads(text, object_pairs_hook=_unique)
     except (ValueError, RecursionError):
-        data = None  # not JSON we can read: The Number's replay names the fault, as it always has
-    if not isinstance(data, dict) or ("format" not in data and data.get("game", "thenumber") == "thenumber"):
-        return thenumber_replay.replay_text(text)
+        data = None  # not JSON we can read: the game's own replay names the fault, as it always has
     try:
-        if "format" in data:
-            return envelope_result(data)
-        script = SCRIPTS.get(data["game"]) if isinstance(data["game"], str) else None
-        if script is None:
-            known = ", ".join(g.key for g in GAMES)
-            raise ReplayError(f"game: {_shown(data['game'])} is not one of {known}")
-        return script(data)
+        if isinstance(data, dict) and "format" in data:
+            if key is not None and data.get("game") != key:
+                raise ReplayError(f"game: this envelope is of {_shown(data.get('game'))}, not {key}")
+            return envelope_result(data, games)
+        named = data.get("game", games[0].key) if isinstance(data, dict) else games[0].key
+        if key is not None and named != key:
+            raise ReplayError(f"game: this script is of {_shown(named)}, not {key}")
+        found = next((g for g in games if g.key == named), None) if isinstance(named, str) else None
+        if found is None:
+            known = ", ".join(g.key for g in games)
+            raise ReplayError(f"game: {_shown(named)} is not one of {known}")
+        module = replay_module(found)
+        if module is None:
+            raise ReplayError(f"{found.title} has no table script: replay its export envelope "
+                              '({"game", "format": 1, "seats", "options", "seed", "steps"})')
+        try:
+            result: dict[str, Any] = module.replay_script(text)
+        except getattr(module, "ScriptError", ReplayError) as error:
+            raise ReplayError(str(error)) from None
+        return result
     except RecursionError:
         raise ReplayError("not a replay script: the JSON is nested too deeply") from None
 
@@ -74,7 +95,7 @@ def _shown(value: Any) -> str:
     return text[:60]
 
 
-def envelope_result(data: Mapping[str, Any]) -> dict[str, Any]:
+def envelope_result(data: Mapping[str, Any], games: tuple[Game[Any, Any, Any], ...] = GAMES) -> dict[str, Any]:
     """An envelope folded to its last step, as the JSON ``python -m bot replay`` prints::
 
         {"game": "numeri", "seats": ["ana", "ben"], "steps": 57, "ended": true,
@@ -86,8 +107,8 @@ def envelope_result(data: Mapping[str, Any]) -> dict[str, Any]:
     ``table`` is what everyone at the table may see now (the game's table view), where seats are numbered
     0.. in the order of ``seats``.
     """
-    state = fold_envelope(data, GAMES)
-    game = game_for(data["game"])
+    state = fold_envelope(data, games)
+    game = game_for(data["game"], games)
     names: list[str] = data["seats"]
     result = game.result(state)
     return {

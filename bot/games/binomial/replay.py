@@ -38,6 +38,11 @@ def load(text: str | bytes) -> object:
     return loads_strict(text, ScriptError)
 
 
+def replay_script(text: str) -> dict[str, Any]:
+    """The result of the script ``text`` (the hook ``python -m bot replay`` finds in every game's replay)."""
+    return replay(text)
+
+
 def _variants(data: dict[str, Any], seats: int) -> Variants:
     options = data.get("options", {})
     if not isinstance(options, dict):

@@ -36,6 +36,9 @@ def replay_text(text: str) -> dict[str, Any]:
     return replay(load_script(text))
 
 
+replay_script = replay_text  # the hook ``python -m bot replay`` finds in every game's replay module
+
+
 def _players(data: dict[str, Any]) -> tuple[list[str], int]:
     players = script_players(data, MIN_SEATS, MAX_SEATS, ScriptError)
     first = data.get("first")

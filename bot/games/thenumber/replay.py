@@ -29,6 +29,10 @@ def parse_script(text: str) -> tuple[list[str], list[list[dict[str, str]]]]:
     data = loads_strict(text, ScriptError)
     if not isinstance(data, dict):
         raise ScriptError("the script must be a JSON object with 'players' and 'rounds'")
+    missing = [key for key in ("players", "rounds") if key not in data]
+    if missing:
+        raise ScriptError(f"missing {' and '.join(map(repr, missing))}: a script of The Number is "
+                          '{"players": ["ana", "ben"], "rounds": [[5 turns], [5 turns]]}')
     players = script_players(data, MIN_SEATS, MAX_SEATS, ScriptError)
     rounds = data.get("rounds")
     if not isinstance(rounds, list) or len(rounds) != ROUNDS:
@@ -92,6 +96,11 @@ def script_json(players: list[str], turns: list[Mapping[str, str]]) -> dict[str,
     """The replay script for a finished game given its 10 turns of revealed numbers."""
     per_round = [list(turns[i:i + TURNS_PER_ROUND]) for i in range(0, len(turns), TURNS_PER_ROUND)]
     return {"players": list(players), "rounds": per_round}
+
+
+def replay_script(text: str) -> dict[str, Any]:
+    """The result of the script ``text`` (the hook ``python -m bot replay`` finds in every game's replay)."""
+    return replay_text(text)
 
 
 def replay_text(text: str) -> dict[str, Any]:
