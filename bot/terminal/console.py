@@ -102,8 +102,10 @@ class Console:
         self.out.write("\n".join(self._styled(line, style) for line in lines) + "\n")
         self.out.flush()
 
-    def heading(self, text: str) -> None:
-        self.show("\n" + text, BOLD)
+    def heading(self, text: str | None) -> None:
+        """``text`` after a blank line, in bold on a colour terminal (nothing for None or "")."""
+        if text:
+            self.show("\n" + text, BOLD)
 
     def refusal(self, text: str) -> None:
         self.show(text, RED)

@@ -83,6 +83,10 @@ class GenericScreen:
         """Lines to show above the prompt, and the prompt's own words."""
         return "", f"Your move ({prompt.kind})"
 
+    def listed(self, view: Any, prompt: Prompt) -> bool:
+        """Whether the moves on offer are listed one a line (the menu); they are completed with Tab anyway."""
+        return True
+
     def choice(self, view: Any, action: Action, words: Words) -> tuple[str, str]:
         """How to type ``action``, and what it does."""
         typed = " ".join(str(v) for v in action.values())

@@ -58,8 +58,8 @@ def introduction(game: Game[Any, Any, Any], seats: Seats, level: str, seed: int,
     on = [name for name, value in options.items() if value is True]
     shown = [words(f"{game.key}.variant.{n}") if words.has(f"{game.key}.variant.{n}") else n.replace("_", " ")
              for n in on]
-    text = (f"{game.title}: {seats.name(HUMAN)} against {opponents(len(seats) - 1)} ({level}). Seed {seed}: "
-            f"play this game again with --seed {seed}.")
+    text = (f"{game.title}: {seats.name(HUMAN)} against {opponents(len(seats) - 1)} ({level}), seed {seed} "
+            f"(play this game again with --seed {seed}).")
     if shown:
         text += " Variants: " + ", ".join(shown) + "."
     return wrap(text) + "\n" + HINT
@@ -112,7 +112,7 @@ class Table:
             if prompt.chance:
                 step[None] = game.chance(state, step_rng(self.seed, number))
             else:
-                self.console.heading(screen.header(before, prompt, self.seats, words) or "")
+                self.console.heading(screen.header(before, prompt, self.seats, words))
                 for seat in sorted(prompt.seats):  # an open step takes the first awaited seat, as the core does
                     if seat == HUMAN:
                         step[seat] = self._ask(state, prompt)
@@ -138,7 +138,7 @@ class Table:
         view = game.view(state, HUMAN)
         details, label = self.screen.question(view, prompt, words)
         menu = self._menu(state, view)
-        listed = menu if 0 < len(menu) <= MENU_LIMIT else []
+        listed = menu if 0 < len(menu) <= MENU_LIMIT and self.screen.listed(view, prompt) else []
         console.show(details)
         console.show(menu_text(listed))
         while True:
