@@ -5,9 +5,12 @@ from __future__ import annotations
 import io
 import re
 
+from bot.games import game_for
 from bot.games.numeri.game import GAME
-from bot.terminal.numeri import play
-from bot.terminal.numeri_render import render_track
+from bot.games.numeri.terminal import render_track
+from bot.terminal.console import Console, Seats
+from bot.terminal.table import Table
+from tests.terminal_helpers import play_first_choices, play_lines, widest
 
 
 class Interrupting(io.StringIO):
@@ -16,38 +19,44 @@ class Interrupting(io.StringIO):
 
 
 def test_a_whole_game_with_help_and_refusals() -> None:
-    lines = ["help", "9", "zz", "7 7", *["1"] * 400]
-    out = io.StringIO()
-    assert play(3, "normal", 5, io.StringIO("\n".join(lines) + "\n"), out) == 0
-    text = out.getvalue()
-    assert "reconstructed board" in text and "Scoring: each token scores" in text
-    assert "pick a number from 1 to" in text
-    assert "type the token to move, like 4" in text
-    assert "a split moves two different tokens, not token 7 twice" in text or "tokens are numbered" in text
-    assert "Final scores:" in text and re.search(r"Winners?( \(tied\))?: ", text)
-    assert re.search(r"A you: -?\d+ = 1 \((square \d+|never entered)\) [+-]\d+", text)
+    status, text, _ = play_first_choices("numeri", 3, seed=5, level="normal")
+    assert status == 0
+    assert "reconstruction" in text and "Final scores" not in text
+    assert re.search(r"^Winner: ", text, re.M) or "🏆" not in text
+    assert re.search(r"^A ana: -?\d+ points?$", text, re.M)
+    assert re.search(r"^    Token 1: (square \d+ \(value -?\d+\)|never entered \(-5 each\)) → -?\d+$", text, re.M)
     assert "barrier | after square 14" in text
+    _, text = play_lines("numeri", 3, ["help", "9", "zz", "7 7", "q"], seed=5)
+    joined = " ".join(text.split())  # the rules are folded to 80 columns
+    assert "How to play Numeri" in text and "Each token scores its number times its square's value" in joined
+    assert "Refused: Type the token to move, like 4, or two for a split, like 1 3 (not zz)." in text
+    assert "Refused: A split moves two different tokens, not token 7 twice." in text or "Tokens are numbered" in text
 
 
 def test_end_of_input_and_ctrl_c_abandon_cleanly() -> None:
+    status, text = play_lines("numeri", 2, [], seed=3, level="easy")
+    assert status == 1 and text.rstrip().endswith("Game abandoned.")
     out = io.StringIO()
-    assert play(2, "easy", 3, io.StringIO(""), out) == 1
-    assert out.getvalue().rstrip().endswith("Game abandoned.")
-    out = io.StringIO()
-    assert play(4, "hard", 3, Interrupting(), out) == 1
-    assert out.getvalue().rstrip().endswith("Game abandoned.")
+    console = Console(Interrupting(), out, colour=False, editing=False)
+    assert Table(game_for("numeri"), Seats(("ana", "b", "c", "d")), "hard", 3, {}, console).play() == 130
+    assert out.getvalue().rstrip().endswith("Interrupted (Ctrl-C): game abandoned.")
 
 
 def test_bad_arguments_are_refused() -> None:
     out = io.StringIO()
-    assert play(5, "normal", 1, io.StringIO(""), out) == 2 and "2 to 4 players" in out.getvalue()
-    assert play(2, "genius", 1, io.StringIO(""), io.StringIO()) == 2
+    console = Console(io.StringIO(""), out, colour=False, editing=False)
+    assert Table(game_for("numeri"), Seats(tuple("abcde")), "normal", 1, {}, console).play() == 2
+    assert "2 to 4 players" in out.getvalue()
 
 
-def test_the_track_shows_values_tokens_and_the_barrier() -> None:
+def test_the_track_shows_values_tokens_and_the_barrier_in_80_columns() -> None:
     state = GAME.setup(2, {}, 1)
     state, _ = GAME.apply(state, {None: {"roll": 5}})
     state, _ = GAME.apply(state, {state.current: {"moves": [5]}})
     text = render_track(GAME.view(state, None))
     letter = "AB"[1 - state.current]
-    assert f" 1: -3 {letter}5*" in text and "37: 30 .." in text and "10:  0 ..  |" in text and "37: 30 ..\n" not in text
+    rows = text.splitlines()
+    assert rows[1].split() == ["square", *map(str, range(1, 10)), "10|", "11", "12", "13"]
+    assert rows[2].split()[:2] == ["value", "-3"] and rows[3].split()[1] == f"{letter}5*"
+    assert rows[7].split()[-1] == "37" and rows[8].split()[-1] == "30" and rows[9].split()[-1] == ".."
+    assert widest(text) <= 80

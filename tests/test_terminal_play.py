@@ -10,13 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from bot.terminal.play import play_game
 
 from bot.games.thenumber.errors import MalformedNumber, UnavailableDigit, example_number
 from bot.games.thenumber.numbers import ALL_DIGITS, digits_of
 from bot.games.thenumber.replay import replay_text
 from bot.i18n.thenumber import refusal
 from bot.terminal.arena import run_arena
-from bot.terminal.play import play_game
 
 ROOT = Path(__file__).resolve().parents[1]
 ARENA_KEYS = {"games", "wins", "win_rate", "ci95_low", "ci95_high", "mean_score", "decision_ms_p50",

@@ -23,9 +23,10 @@ from enum import Enum
 from types import ModuleType
 from typing import Any
 
+import bot.games
 from bot.core.fold import EnvelopeError, fold_envelope
 from bot.core.game import Game, RuleError
-from bot.games import GAMES, game_for
+from bot.games import game_for
 
 
 class ReplayError(ValueError):
@@ -59,7 +60,7 @@ def replay_module(game: Game[Any, Any, Any]) -> ModuleType | None:
 def replay_any(text: str, key: str | None = None,
                games: tuple[Game[Any, Any, Any], ...] | None = None) -> dict[str, Any]:
     """The result of the script or envelope ``text`` (of the game ``key`` if given); ERRORS if bad input."""
-    games = GAMES if games is None else games
+    games = bot.games.GAMES if games is None else games  # the tuple as it is now
     try:
         data = json.loads(text, object_pairs_hook=_unique)
     except (ValueError, RecursionError):
@@ -95,7 +96,7 @@ def _shown(value: Any) -> str:
     return text[:60]
 
 
-def envelope_result(data: Mapping[str, Any], games: tuple[Game[Any, Any, Any], ...] = GAMES) -> dict[str, Any]:
+def envelope_result(data: Mapping[str, Any], games: tuple[Game[Any, Any, Any], ...] | None = None) -> dict[str, Any]:
     """An envelope folded to its last step, as the JSON ``python -m bot replay`` prints::
 
         {"game": "numeri", "seats": ["ana", "ben"], "steps": 57, "ended": true,
@@ -107,6 +108,7 @@ def envelope_result(data: Mapping[str, Any], games: tuple[Game[Any, Any, Any], .
     ``table`` is what everyone at the table may see now (the game's table view), where seats are numbered
     0.. in the order of ``seats``.
     """
+    games = bot.games.GAMES if games is None else games
     state = fold_envelope(data, games)
     game = game_for(data["game"], games)
     names: list[str] = data["seats"]

@@ -26,14 +26,23 @@ from .console import WIDTH, Seats
 _MARKDOWN = re.compile(r"\*\*|`")
 
 
+def _terminal_text(text: str) -> str:
+    """A catalogue sentence for the terminal: no markdown, no emoji (two columns wide, and only decoration)."""
+    from wcwidth import wcwidth
+
+    text = _MARKDOWN.sub("", text)
+    kept = "".join(ch for ch in text if wcwidth(ch) != 2 and ch != "\ufe0f")
+    return kept.strip() if kept != text else kept
+
+
 class Words:
-    """The Discord table's sentences (the message catalogue) without their markdown, for the terminal."""
+    """The Discord table's sentences (the message catalogue) for the terminal: no markdown, no emoji."""
 
     def __init__(self, language: str = "en") -> None:
         self.language = language
 
     def __call__(self, key: str, /, **values: Any) -> str:
-        return _MARKDOWN.sub("", t(key, self.language, **values))
+        return _terminal_text(t(key, self.language, **values))
 
     def has(self, key: str) -> bool:
         return key in catalog(self.language) or key in catalog("en")

@@ -148,7 +148,7 @@ class BinomialScreen:
             line = words("binomial.reveal.winner", name=seats.name(fight.winner), number=show(number), points=points)
             reward = points - CARD_BY_KEY[fight.card].worth(len(fight.fighters))
             if reward > 0:
-                line += f" (the card's {points - reward} + {reward} reward for fighting: {len(fight.fighters)} fighters)"
+                line += f" ({points - reward} + {reward} reward for fighting, {len(fight.fighters)} fighters)"
             lines.append(line)
             others = [s for s, p in enumerate(fight.points) if p and s != fight.winner]
             if others:
@@ -166,7 +166,7 @@ class BinomialScreen:
                 lines.append(words("binomial.reveal.sheet", name=seats.name(seat),
                                    numbers=" ".join(show(n) for n in numbers)))
             if not after.over:
-                lines.append(f"Match so far: " + " · ".join(f"{seats.name(s)} {t}" for s, t in enumerate(after.totals))
+                lines.append("Match so far: " + " · ".join(f"{seats.name(s)} {t}" for s, t in enumerate(after.totals))
                              + f". Game {fight.game + 1} of {after.games} begins.")
         return "\n".join(_wrap(line) for line in lines)
 
