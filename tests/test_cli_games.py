@@ -18,9 +18,12 @@ from bot.games.binomial.replay import replay as binomial_replay
 from bot.games.binomial.rules import CARD_KEYS, CELLS
 from bot.games.numeri.replay import replay as numeri_replay
 from bot.games.thenumber.game import GAME as THENUMBER
-from bot.terminal import play as thenumber_terminal
 from bot.terminal.arena import run_arena
+from bot.terminal.console import Console, Seats
 from bot.terminal.replay import as_json
+from bot.terminal.screen import screen_for
+from bot.terminal.table import Table
+from tests.terminal_helpers import play_first_choices
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ["ana", "ben", "cy"]
@@ -173,10 +176,8 @@ def test_a_name_with_a_line_break_still_gives_one_line() -> None:
 
 # play -------------------------------------------------------------------------------------------------
 def test_play_numeri_to_the_end_and_to_the_end_of_input() -> None:
-    done = run_bot("play", "--game", "numeri", "--players", "2", "--seed", "3", "--level", "easy",
-                   stdin="1\n" * 400)
-    assert done.returncode == 0, done.stderr
-    assert "seed 3" in done.stdout and "Final scores:" in done.stdout
+    status, text, _ = play_first_choices("numeri", 2, seed=3, level="easy")
+    assert status == 0 and "Seed 3" in text and "Numeri · game over" in text
     cut = run_bot("play", "--game", "numeri", "--seed", "3", stdin="1\n")
     assert cut.returncode == 1 and "game abandoned" in cut.stdout.lower() and "Traceback" not in cut.stderr
 
@@ -185,8 +186,8 @@ def test_play_binomial_with_variants_to_the_end_and_to_the_end_of_input() -> Non
     done = run_bot("play", "--game", "binomial", "--players", "2", "--seed", "4", "--dark", "--match",
                    stdin="".join(f"{line}\n" for line in [*CELLS, *["pass"] * 16] * 3))
     assert done.returncode == 0, done.stderr
-    assert "seed 4" in done.stdout and "Game 3, roll 16 of 16" in done.stdout
-    assert "Game over. Every sheet:" in done.stdout
+    assert "Seed 4" in done.stdout and "Game 3 of 3, roll 16 of 16" in done.stdout
+    assert "Binomial · game over" in done.stdout
     boat = run_bot("play", "--game", "binomial", "--players", "6", "--same-boat", "--seed", "1",
                    stdin="".join(f"{line}\n" for line in [*CELLS, *["pass"] * 16]))
     assert boat.returncode == 0, boat.stderr
@@ -197,7 +198,7 @@ def test_play_binomial_with_variants_to_the_end_and_to_the_end_of_input() -> Non
 def test_the_default_seed_is_printed_for_every_game() -> None:
     for key in ("numeri", "binomial"):
         done = run_bot("play", "--game", key, stdin="")
-        assert done.returncode == 1 and "seed " in done.stdout.split("\n")[0], done.stdout[:200]
+        assert done.returncode == 1 and done.stdout.split("\n")[1].startswith("Seed "), done.stdout[:200]
 
 
 def test_play_thenumber_by_name_is_the_default_game() -> None:
@@ -217,10 +218,11 @@ def test_the_number_terminal_plays_over_the_protocol(monkeypatch: pytest.MonkeyP
             applied.append(step)
             return THENUMBER.apply(state, step)
 
-    monkeypatch.setattr(thenumber_terminal, "GAME", Spy())
     lines = "\n".join(str(d) * 3 for d in range(9, -1, -1) for _ in range(2)) + "\n"
-    result = thenumber_terminal.play_game(2, "easy", 1, inp=io.StringIO(lines * 12), out=io.StringIO())
-    assert result.completed and len(applied) == 10 and all(set(step) <= {0, 1} for step in applied)
+    console = Console(io.StringIO(lines * 12), io.StringIO(), colour=False, editing=False)
+    table = Table(Spy(), Seats(("ana", "bot1")), "easy", 1, {}, console, screen_for(THENUMBER))  # type: ignore[arg-type]
+    assert table.play() == 0 and table.played.finished
+    assert len(applied) == 10 and all(set(step) <= {0, 1} for step in applied)
 
 
 @pytest.mark.parametrize(("args", "where"), [
@@ -231,7 +233,7 @@ def test_the_number_terminal_plays_over_the_protocol(monkeypatch: pytest.MonkeyP
     (["--game", "numeri", "--dark"], "--dark: Numeri has no such option"),
     (["--match"], "--match: The Number has no such option"),
     (["--game", "binomial", "--same-boat"], "--same-boat: only with 6 to 7 players"),
-    (["--game", "numeri", "--script-out", "x.json"], "--script-out"),
+    (["--game", "numeri", "--script-out", "/no/such/folder/x.json"], "--script-out: the folder /no/such/folder"),
     (["--game", "chess"], "invalid choice: 'chess'"),
 ])
 def test_play_refuses_arguments_that_do_not_fit_the_game(args: list[str], where: str) -> None:

@@ -10,13 +10,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from bot.terminal.play import play_game
 
+from bot.games import game_for
 from bot.games.thenumber.errors import MalformedNumber, UnavailableDigit, example_number
 from bot.games.thenumber.numbers import ALL_DIGITS, digits_of
 from bot.games.thenumber.replay import replay_text
 from bot.i18n.thenumber import refusal
 from bot.terminal.arena import run_arena
+from bot.terminal.console import Console, Seats
+from bot.terminal.table import Table
 
 ROOT = Path(__file__).resolve().parents[1]
 ARENA_KEYS = {"games", "wins", "win_rate", "ci95_low", "ci95_high", "mean_score", "decision_ms_p50",
@@ -27,6 +29,26 @@ BLOCK = ["12", "4o7", *(str(d) * 3 for d in range(9, -1, -1) for _ in range(2))]
 SCRIPTED = "\n".join(BLOCK * 12) + "\n"
 
 
+class Played:
+    """A game of The Number played in process, as the terminal played it."""
+
+    def __init__(self, table: Table, status: int, transcript: str) -> None:
+        self.table, self.status, self.transcript = table, status, transcript
+        self.completed = table.played.finished
+        self.turns = table.played.steps
+
+    def script(self) -> dict[str, object]:
+        return self.table.script()
+
+
+def play_game(players: int, level: str, seed: int, *, inp: io.StringIO, out: io.StringIO) -> Played:
+    names = ("you", *(f"bot{i}" for i in range(1, players)))
+    table = Table(game_for("thenumber"), Seats(names), level, seed, {},
+                  Console(inp, out, colour=False, editing=False))
+    status = table.play()
+    return Played(table, status, out.getvalue())
+
+
 def run_bot(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "bot", *args], input=stdin, capture_output=True, text=True,
                           cwd=ROOT, timeout=120)
@@ -35,11 +57,11 @@ def run_bot(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
 def check_refusals(transcript: str) -> int:
     """Every refusal line is exactly the bot's sentence for the input typed after the prompt before it."""
     checked = 0
-    prompt = re.compile(r"Your number \(available digits: ([0-9 ]+|none)\): (.*)")
+    prompt = re.compile(r"Your number \(available digits: ([0-9 ]+|none)\) \[\? help, q quit\]: (.*)")
     lines = transcript.splitlines()
     for before, line in itertools.pairwise(lines):
         match = prompt.fullmatch(before)
-        if not match or line.startswith(("Your number", "Tower")):
+        if not match or not line.startswith("Refused: "):
             continue
         available = frozenset(int(d) for d in match.group(1).split() if d.isdigit())
         typed = match.group(2)
@@ -50,7 +72,7 @@ def check_refusals(transcript: str) -> int:
             expected = refusal(MalformedNumber(typed), available)
             example = re.search(r"like ([0-9]{3})\.", line)
             assert example and set(map(int, example.group(1))) <= available, line  # a number they can play
-        assert line == expected
+        assert line == "Refused: " + expected
         checked += 1
     return checked
 
@@ -80,16 +102,17 @@ def test_scripted_game_completes_refuses_bad_input_and_matches_replay(tmp_path: 
 def test_in_process_game_is_deterministic_and_its_script_replays() -> None:
     results = [play_game(3, "hard", 7, inp=io.StringIO(SCRIPTED), out=io.StringIO()) for _ in range(2)]
     assert all(r.completed for r in results)
-    assert results[0].script() == results[1].script()
+    assert results[0].script() == results[1].script() and results[0].transcript == results[1].transcript
     replayed = replay_text(json.dumps(results[0].script()))
-    assert replayed["final"] == results[0].state.final_scores()
-    assert replayed["winners"] == sorted(results[0].state.winners())
+    assert replayed["final"] == final_standings(results[0].transcript)
+    winners = re.search(r"^Winners?(?: \(shared\))?: (.*)$", results[0].transcript, re.M)
+    assert winners and replayed["winners"] == sorted(winners.group(1).split(", "))
 
 
 def test_end_of_input_stops_the_game_gracefully() -> None:
     done = run_bot("play", "--players", "2", "--seed", "1", stdin="12\n")
     assert done.returncode == 1
-    assert "Input ended" in done.stdout and "Traceback" not in done.stderr
+    assert done.stdout.rstrip().endswith("Game abandoned.") and "Traceback" not in done.stderr
 
 
 def test_arena_prints_one_json_object() -> None:
@@ -123,8 +146,9 @@ def test_ctrl_c_at_the_prompt_abandons_the_game_without_a_traceback() -> None:
             seen += char
         proc.send_signal(signal.SIGINT)
         rest, err = proc.communicate(timeout=60)
-    assert proc.returncode == 1
-    assert "game abandoned" in rest and "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert proc.returncode == 130  # the shells' status for Ctrl-C
+    assert "Interrupted (Ctrl-C): game abandoned." in rest
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
 
 
 def _sections(transcript: str, title: str) -> list[list[str]]:
@@ -159,10 +183,10 @@ def test_score_rows_stay_aligned_in_round_two() -> None:
     out = io.StringIO()
     assert play_game(5, "hard", 4, inp=io.StringIO(SCRIPTED), out=out).completed
     blocks = _sections(out.getvalue(), "Scores:")
-    assert any("R2:" in row for block in blocks for row in block)
-    for block in blocks:
-        assert len({row.index(" total ") for row in block}) == 1, block
-        assert len({row.index("| R2:") for row in block if "| R2:" in row}) <= 1, block
+    assert any(row.count("= ") == 2 for block in blocks for row in block)  # both rounds' sums shown
+    for block in blocks:  # the rounds and the total are columns: every row the same length, bars aligned
+        assert len({len(row) for row in block}) == 1, block
+        assert len({tuple(i for i, c in enumerate(row) if c == "|") for row in block}) == 1, block
 
 
 @pytest.mark.parametrize("word", ["help", "?", "rules", " RULES "])
@@ -181,20 +205,21 @@ def test_help_at_the_prompt_explains_the_rules_and_asks_again(word: str) -> None
 def test_default_seed_is_random_printed_and_replays_the_same_game() -> None:
     first = run_bot("play", "--players", "3", stdin=SCRIPTED)
     assert first.returncode == 0, first.stderr
-    seed = re.search(r"seed (\d+) \(play this game again with --seed (\d+)\)", first.stdout)
+    seed = re.search(r"Seed (\d+): play this game again with --seed (\d+)\.", first.stdout)
     assert seed and seed.group(1) == seed.group(2)
     again = run_bot("play", "--players", "3", "--seed", seed.group(1), stdin=SCRIPTED)
     assert again.stdout == first.stdout
-    seeds = {re.search(r"seed (\d+)", run_bot("play", stdin="").stdout).group(1) for _ in range(3)}
+    seeds = {re.search(r"Seed (\d+)", run_bot("play", stdin="").stdout).group(1) for _ in range(3)}
     assert len(seeds) > 1  # three draws from a million are all equal only by a 1e-12 chance
 
 
 def test_introduction_grammar_and_the_two_seat_advice() -> None:
     two = run_bot("play", "--players", "2", "--seed", "1", stdin="")
-    assert "you against 1 AI player (normal)" in two.stdout
+    assert re.match(r"The Number: \w+ against 1 AI player \(normal\)\.\n", two.stdout)
     assert "plays best with 3 to 5" in two.stdout
     three = run_bot("play", "--players", "3", "--seed", "1", stdin="")
-    assert "you against 2 AI players (normal)" in three.stdout and "plays best" not in three.stdout
+    assert re.match(r"The Number: \w+ against 2 AI players \(normal\)\.\n", three.stdout)
+    assert "plays best" not in three.stdout
 
 
 @pytest.mark.parametrize(("available", "expected"), [
@@ -220,7 +245,7 @@ def test_malformed_refusal_with_zero_crossed_off_suggests_a_playable_number() ->
     out = io.StringIO()
     play_game(2, "easy", 3, inp=io.StringIO("000\n12\n"), out=out)  # 000 is approved (smallest): 0 crossed
     text = out.getvalue()
-    assert "Your number (available digits: 1 2 3 4 5 6 7 8 9): 12" in text
+    assert "Your number (available digits: 1 2 3 4 5 6 7 8 9) [? help, q quit]: 12" in text
     refusal_line = next(line for line in text.splitlines() if "not a number you can play" in line)
     assert "like 407" not in refusal_line and "like 519" in refusal_line
 
@@ -229,7 +254,7 @@ def test_script_out_into_a_missing_folder_is_refused_before_the_game(tmp_path: P
     done = run_bot("play", "--seed", "1", "--script-out", str(tmp_path / "missing" / "game.json"), stdin=SCRIPTED)
     assert done.returncode == 2
     assert "Round 1" not in done.stdout and "does not exist" in done.stderr
-    assert done.stderr.strip().splitlines()[-1].startswith("python -m bot: error: play: --script-out")
+    assert done.stderr.strip().splitlines()[-1].startswith("python -m bot play: error: --script-out")
     folder = run_bot("play", "--seed", "1", "--script-out", str(tmp_path), stdin=SCRIPTED)
     assert folder.returncode == 2 and "is a folder" in folder.stderr
 

@@ -58,10 +58,10 @@ def introduction(game: Game[Any, Any, Any], seats: Seats, level: str, seed: int,
     on = [name for name, value in options.items() if value is True]
     shown = [words(f"{game.key}.variant.{n}") if words.has(f"{game.key}.variant.{n}") else n.replace("_", " ")
              for n in on]
-    text = (f"{game.title}: {seats.name(HUMAN)} against {opponents(len(seats) - 1)} ({level}), seed {seed} "
-            f"(play this game again with --seed {seed}).")
+    text = f"{game.title}: {seats.name(HUMAN)} against {opponents(len(seats) - 1)} ({level}).\n"
+    text += f"Seed {seed}: play this game again with --seed {seed}."
     if shown:
-        text += " Variants: " + ", ".join(shown) + "."
+        text += "\nVariants: " + ", ".join(shown) + "."
     return wrap(text) + "\n" + HINT
 
 
