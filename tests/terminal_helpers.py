@@ -103,6 +103,12 @@ class Terminal:
     def text(self) -> str:
         return ANSI.sub("", self.raw)
 
+    @property
+    def printed(self) -> str:
+        """What the game printed, without prompt_toolkit's drawing of the prompt line (which redraws it with
+        cursor moves: stripped of them, it would read as one long line)."""
+        return ANSI.sub("", re.sub(r"\x1b\[\?2004h.*?\x1b\[\?2004l", "\n", self.raw, flags=re.S))
+
     def type(self, keys: str) -> None:
         os.write(self.master, keys.encode())
 
@@ -141,3 +147,41 @@ def widest(transcript: str) -> int:
     from wcwidth import wcswidth
 
     return max((wcswidth(line) for line in transcript.splitlines()), default=0)
+
+
+PROMPT = re.compile(r"\[\? help, q quit\]:\s*$")
+
+
+def answer_for(screen: str) -> str:
+    """What a patient newcomer types at the prompt at the end of ``screen``: the first move the menu offers,
+    else the largest available digit three times (The Number), else the cell suggested, else pass."""
+    menu = screen.rsplit("Your moves (type one as shown):\n", 1)
+    if len(menu) == 2:
+        return menu[1].split()[0]
+    digits = re.findall(r"available digits: ([0-9 ]+)\)", screen)
+    if digits:
+        return max(digits[-1].split()) * 3
+    cell = re.findall(r"a free cell, like (\w+)\)", screen)
+    return cell[-1] if cell else "pass"
+
+
+def play_to_the_end(terminal: Terminal, limit: int = 400, timeout: float = 300) -> int:
+    """Answer every prompt as :func:`answer_for` says until the game ends; the exit status."""
+    mark, deadline = 0, time.monotonic() + timeout
+    for _ in range(limit):
+        while True:
+            screen = ANSI.sub("", terminal.raw[mark:])
+            if PROMPT.search(screen) or terminal.proc.poll() is not None:
+                break
+            assert time.monotonic() < deadline, terminal.text[-1500:]
+            ready, _, _ = select.select([terminal.master], [], [], 0.5)
+            if ready:
+                try:
+                    terminal.raw += os.read(terminal.master, 65536).decode("utf-8", "replace")
+                except OSError:
+                    break
+        if terminal.proc.poll() is not None and not PROMPT.search(ANSI.sub("", terminal.raw[mark:])):
+            break
+        mark = len(terminal.raw)
+        terminal.type(answer_for(ANSI.sub("", terminal.raw)) + "\r")
+    return terminal.finish()
