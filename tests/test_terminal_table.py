@@ -120,7 +120,7 @@ def test_binomial_spells_out_the_reward_for_fighting() -> None:
 def test_binomial_help_lists_the_variants_in_play_and_says_round() -> None:
     _, text = play_lines("binomial", 2, ["help", "q"], options={"dark": True, "openness": True})
     assert "Variants in play: playing in the dark, openness." in text
-    assert "Variants: playing in the dark, openness." in text.splitlines()[1]
+    assert "Variants: playing in the dark, openness." in text.splitlines()[2]
     _status, text = play_lines("binomial", 2, [*CELLS, "q"], seed=4)
     assert "Round 1 of 16: " in text and "Card 1" not in text
 
@@ -163,7 +163,7 @@ def test_a_new_game_plays_in_the_terminal_with_the_generic_screen(race: None, mo
     code, out, err = run_main(monkeypatch, capsys, ["play", "--game", "race", "--players", "2", "--seed", "3",
                                                     "--level", "greedy", "--name", "ana"], "9\n1\n" * 40)
     assert code == 0, out[-1500:] + err
-    assert out.startswith("Dice race: ana against 1 AI player (greedy), seed 3")
+    assert out.startswith("Dice race: ana against 1 AI player (greedy).\nSeed 3: play this game again")
     assert "Dice race: the rules are not written for the terminal yet." not in out
     assert "Refused: move 1 to " in out  # the game's own sentence
     assert "Moved: seat ana, steps" in out and "Final scores:" in out and "Winner" in out
@@ -199,3 +199,35 @@ def test_an_unknown_game_is_refused_with_status_2(race: None, monkeypatch: pytes
         code, out, err = run_main(monkeypatch, capsys, [*command, "--game", "chess"])
         assert code == 2 and out == "" and "invalid choice: 'chess'" in err
         assert err.splitlines()[-1].startswith(f"python -m bot {command[0]}: error:")  # the sub-command's usage
+
+
+# The command line ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("args", "where"), [
+    (["--game", "numeri", "--players", "9"], "argument --players: Numeri is for 2 to 4 players, not 9"),
+    (["--level", "genius"],
+     "argument --level: 'genius' is not an AI level of The Number (choose from easy, normal, hard)"),
+])
+def test_a_bad_argument_shows_the_play_commands_usage(args: list[str], where: str, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_main(monkeypatch, capsys, ["play", *args])
+    assert code == 2 and out == ""
+    assert err.startswith("usage: python -m bot play ") and "--script-out FILE" in err
+    assert err.splitlines()[-1] == f"python -m bot play: error: {where}"
+
+
+def test_play_help_says_what_each_variant_does(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_main(monkeypatch, capsys, ["play", "--help"])
+    joined = " ".join(out.split())
+    assert code == 0 and "see the rules" not in joined
+    assert "--same-boat Binomial: in the same boat (6 or 7 players only): when a number is cancelled, every " \
+           "remaining fighter whose number fits scores the card's points" in joined
+    assert "--game {thenumber,numeri,binomial}" in joined and "130 after Ctrl-C" in joined
+
+
+def test_replay_of_an_empty_object_names_what_is_missing(monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_main(monkeypatch, capsys, ["replay", "-"], "{}")
+    assert code == 2 and out == ""
+    assert err.strip() == ("missing 'players' and 'rounds': a script of The Number is "
+                           '{"players": ["ana", "ben"], "rounds": [[5 turns], [5 turns]]}')
