@@ -5,6 +5,7 @@ import json
 import os
 import random
 import sys
+import textwrap
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
@@ -198,17 +199,23 @@ def _add_game_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]
     arena.set_defaults(func=_arena, check=check_arena, parser=arena)
 
 
-REPLAY_HELP = """\
-What the JSON holds decides how it is read:
-  {"players", "rounds"} (no "game")       The Number's table script; prints turns, round_totals, final, winners
-  {"game": "numeri", "players", "first", "turns"}      Numeri's script; prints turns, squares, scores, winners, ended
-  {"game": "binomial", "players", "chairman", "rolls", "placements", "deck", "rounds", "options"?}
-                                          Binomial's script; prints sheets, rounds, scores, winners
-  {"game", "format": 1, "seats", "options", "seed", "steps"}   any game's export envelope; prints
-      {"game", "seats", "steps": count, "ended", "scores": {seat name: points}, "winners": [names in seat order],
-       "figures": {seat name: the game's per-seat figures}, "table": the table's view}
-      (scores, winners and figures are null while the game is not over; seats in "table" are numbered 0..)
-Bad input prints one line on standard error and exits with status 2."""
+def replay_help() -> str:
+    """What ``replay --help`` says: the envelope, and each game's table script as its replay module says."""
+    from bot.terminal.replay import replay_module
+
+    lines = ["What the JSON holds decides how it is read:",
+             '- {"game", "format": 1, "seats", "options", "seed", "steps"}: any game\'s export envelope; prints '
+             '{"game", "seats", "steps": count, "ended", "scores": {seat name: points}, "winners": [names in seat '
+             'order], "figures": {seat name: the game\'s per-seat figures}, "table": the table\'s view} (scores, '
+             'winners and figures are null while the game is not over; seats in "table" are numbered 0..)',
+             "- a game's own table script:"]
+    for game in _games():
+        module = replay_module(game)
+        if module is not None:
+            lines.append(f"  - {game.title}: {getattr(module, 'SCRIPT_HELP', 'see its replay module')}")
+    lines.append("Bad input prints one line on standard error and exits with status 2.")
+    return "\n".join(textwrap.fill(line, 79, subsequent_indent=" " * (line.index("-") + 2 if "-" in line[:4] else 0))
+                     for line in lines)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -221,7 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", title="commands")
     replay = sub.add_parser("replay", help="replay a game from a JSON script or export envelope",
                             description="Replays a game and prints the result as one JSON object.",
-                            epilog=REPLAY_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+                            epilog=replay_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     replay.add_argument("file", help="the script file, or - for standard input")
     replay.add_argument("--game", choices=[g.key for g in _games()], default=None,
                         help="the game the file must be of (default: the one it names)")

@@ -25,6 +25,10 @@ _PICK = re.compile(r"[0-9]{2}")
 OPTION_KEYS = ("dark", "openness", "reward_for_fighting", "same_boat")
 
 
+SCRIPT_HELP = ('{"game": "binomial", "players", "chairman", "rolls", "placements", "deck", "rounds", '
+               '"options"?}: prints sheets, rounds, scores, winners')
+
+
 class ScriptError(Exception):
     """A script that cannot be replayed; ``str()`` is one line naming where."""
 

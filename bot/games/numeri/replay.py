@@ -21,6 +21,8 @@ from . import engine, errors
 from .engine import Choice, Moved, Passed, State
 from .rules import GAME_KEY, MAX_SEATS, MIN_SEATS, SPLITS, TOKENS
 
+SCRIPT_HELP = '{"game": "numeri", "players", "first", "turns"}: prints turns, squares, scores, winners, ended'
+
 
 class ScriptError(Exception):
     """A script that cannot be replayed; ``str()`` is one line saying where and why."""

@@ -18,6 +18,8 @@ from .errors import MalformedNumber
 from .numbers import parse_number
 from .rules import MAX_SEATS, MIN_SEATS, ROUNDS, TURNS_PER_ROUND
 
+SCRIPT_HELP = '{"players", "rounds"} (no "game"): prints turns, round_totals, final, winners'  # replay --help
+
 
 class ScriptError(ValueError):
     """A script that cannot be replayed; the message names where the problem is."""
