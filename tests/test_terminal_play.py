@@ -59,10 +59,12 @@ def check_refusals(transcript: str) -> int:
     checked = 0
     prompt = re.compile(r"Your number \(available digits: ([0-9 ]+|none)\) \[\? help, q quit\]: (.*)")
     lines = transcript.splitlines()
-    for before, line in itertools.pairwise(lines):
+    for i, (before, line) in enumerate(itertools.pairwise(lines)):
         match = prompt.fullmatch(before)
         if not match or not line.startswith("Refused: "):
             continue
+        for more in itertools.takewhile(lambda row: row.startswith("  "), lines[i + 2:]):
+            line += " " + more.strip()  # a refusal is folded to 80 columns
         available = frozenset(int(d) for d in match.group(1).split() if d.isdigit())
         typed = match.group(2)
         if re.fullmatch(r"[0-9]{3}", typed):

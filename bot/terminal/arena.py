@@ -163,7 +163,8 @@ def format_table(figures: dict[str, dict[str, Any]]) -> str:
 
 
 def main_arena(games: int, seats: Sequence[str], seed: int, workers: int, as_json: bool,
-               out: TextIO = sys.stdout, err: TextIO = sys.stderr, game: str = DEFAULT_GAME) -> int:
+               out: TextIO | None = None, err: TextIO | None = None, game: str = DEFAULT_GAME) -> int:
+    out, err = out or sys.stdout, err or sys.stderr  # the streams of now, not of the import
     figures = run_arena(games, seats, seed, workers, progress=err, game=game)
     if as_json:
         json.dump(figures, out)

@@ -163,7 +163,7 @@ class Table:
             try:
                 return game.parse(state, HUMAN, line)
             except RuleError as error:
-                console.refusal("Refused: " + self.screen.refusal(error, view, words))
+                console.refusal(wrap("Refused: " + self.screen.refusal(error, view, words)))
 
     def _variants(self) -> str:
         on = [o.name for o in self.game.options if isinstance(o.default, bool) and self.options.get(o.name)]
