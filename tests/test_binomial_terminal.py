@@ -12,7 +12,7 @@ def test_a_whole_game_with_help_refusals_and_passes() -> None:
     assert "Refused: 9z is not a cell" in text
     assert "Refused: 1a is already filled" in text
     assert "Refused: Write pass, or one of your numbers as two digits, like 44." in text
-    assert "roll 1 of 16:" in text
+    assert "\nRoll 1 of 16: " in text
     assert "Round 1 of 16" in text and "Reveal of round 1" in text and "Scores:" in text
     assert "Binomial · game over" in text and "Winner: " in text
 

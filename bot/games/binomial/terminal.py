@@ -110,8 +110,8 @@ class BinomialScreen:
 
     def event(self, event: Any, before: View, after: View, seats: Any, words: Any) -> str | None:
         if isinstance(event, Rolled):
-            match = f"Game {event.game} of {after.games}, " if after.games > 1 else ""
-            return f"{match}roll {event.roll} of {ROLLS}: {event.digit}"
+            roll = f"roll {event.roll} of {ROLLS}: {event.digit}"
+            return f"Game {event.game} of {after.games}, {roll}" if after.games > 1 else roll.capitalize()
         if isinstance(event, Declared):
             if before.variants.dark:
                 return None
