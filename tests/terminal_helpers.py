@@ -3,17 +3,14 @@ as the real command in a pseudo-terminal of 80 columns."""
 
 from __future__ import annotations
 
-import fcntl
 import io
 import os
-import pty
 import re
 import select
 import signal
 import struct
 import subprocess
 import sys
-import termios
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -70,6 +67,10 @@ class Terminal:
 
     def __init__(self, *args: str, env: Mapping[str, str] | None = None, command: Sequence[str] | None = None
                  ) -> None:
+        import fcntl  # POSIX only: imported here so that the in-process helpers load anywhere
+        import pty
+        import termios
+
         self.master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         environment = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}

@@ -26,7 +26,7 @@ from .screen import Screen, Words, screen_for, wrap
 
 HUMAN: Seat = 0
 HELP = frozenset({"help", "?", "rules"})
-BOARD = frozenset({"board"})
+BOARD = frozenset({"board", "sheet"})  # "sheet": what Binomial's terminal called it before
 QUIT = frozenset({"quit", "exit", "q"})
 COMMANDS = ("help", "rules", "board", "quit", "exit")
 MENU_LIMIT = 12  # more choices than this are not listed one by one (a Binomial sheet's 16 cells)
