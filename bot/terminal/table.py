@@ -53,15 +53,21 @@ def opponents(count: int) -> str:
     return f"{count} AI player{'s' if count != 1 else ''}"
 
 
+def variants(game: Game[Any, Any, Any], options: Mapping[str, Any], words: Words) -> list[str] | None:
+    """The on/off options that are on, in the Discord lobby's words; None for a game without any."""
+    flags = [o.name for o in game.options if isinstance(o.default, bool)]
+    if not flags:
+        return None
+    keys = {n: f"{game.key}.variant.{n}" for n in flags}
+    return [words(keys[n]) if words.has(keys[n]) else n.replace("_", " ") for n in flags if options.get(n) is True]
+
+
 def introduction(game: Game[Any, Any, Any], seats: Seats, level: str, seed: int, options: Mapping[str, Any],
                  words: Words) -> str:
-    on = [name for name, value in options.items() if value is True]
-    shown = [words(f"{game.key}.variant.{n}") if words.has(f"{game.key}.variant.{n}") else n.replace("_", " ")
-             for n in on]
     text = f"{game.title}: {seats.name(HUMAN)} against {opponents(len(seats) - 1)} ({level}).\n"
     text += f"Seed {seed}: play this game again with --seed {seed}."
-    if shown:
-        text += "\nVariants: " + ", ".join(shown) + "."
+    if on := variants(game, options, words):
+        text += "\nVariants: " + ", ".join(on) + "."
     return wrap(text) + "\n" + HINT
 
 
@@ -166,12 +172,10 @@ class Table:
                 console.refusal(wrap("Refused: " + self.screen.refusal(error, view, words)))
 
     def _variants(self) -> str:
-        on = [o.name for o in self.game.options if isinstance(o.default, bool) and self.options.get(o.name)]
-        if not on:
-            return "Variants in play: none.\n" if any(isinstance(o.default, bool) for o in self.game.options) else ""
-        texts = [self.words(f"{self.game.key}.variant.{n}") if self.words.has(f"{self.game.key}.variant.{n}")
-                 else n.replace("_", " ") for n in on]
-        return wrap("Variants in play: " + ", ".join(texts) + ".") + "\n"
+        on = variants(self.game, self.options, self.words)
+        if on is None:
+            return ""
+        return wrap("Variants in play: " + (", ".join(on) if on else "none") + ".") + "\n"
 
     def script(self) -> Any:
         return self.screen.script(self.played.names, self.options, self.seed, self.played.steps)
