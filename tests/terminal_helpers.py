@@ -166,8 +166,10 @@ def answer_for(screen: str) -> str:
     return cell[-1] if cell else "pass"
 
 
-def play_to_the_end(terminal: Terminal, limit: int = 400, timeout: float = 300) -> int:
-    """Answer every prompt as :func:`answer_for` says until the game ends; the exit status."""
+def play_to_the_end(terminal: Terminal, first: Sequence[str] = (), limit: int = 400, timeout: float = 300) -> int:
+    """Type ``first`` at the first prompts, then answer every prompt as :func:`answer_for` says until the game
+    ends; the exit status."""
+    typed = list(first)
     mark, deadline = 0, time.monotonic() + timeout
     for _ in range(limit):
         while True:
@@ -184,5 +186,5 @@ def play_to_the_end(terminal: Terminal, limit: int = 400, timeout: float = 300) 
         if terminal.proc.poll() is not None and not PROMPT.search(ANSI.sub("", terminal.raw[mark:])):
             break
         mark = len(terminal.raw)
-        terminal.type(answer_for(ANSI.sub("", terminal.raw)) + "\r")
+        terminal.type((typed.pop(0) if typed else answer_for(ANSI.sub("", terminal.raw))) + "\r")
     return terminal.finish()

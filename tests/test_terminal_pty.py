@@ -19,10 +19,11 @@ PROMPT = r"\[\? help, q quit\]:"
 def test_a_whole_game_in_an_80_column_terminal(key: str) -> None:
     terminal = Terminal("--game", key, "--players", "3", "--seed", "6", "--name", "ana")
     try:
-        assert play_to_the_end(terminal) == 0, terminal.text[-2000:]
+        assert play_to_the_end(terminal, first=["help", "zz", "board", ""]) == 0, terminal.text[-2000:]
     finally:
         terminal.kill()
     assert "Traceback" not in terminal.text and "Winner" in terminal.text
+    assert "How to play" in terminal.text and "Refused: " in terminal.text
     lines = [line.rstrip() for line in terminal.printed.splitlines()]  # the prompts' widths: in-process tests
     assert widest("\n".join(lines)) <= 80, max(lines, key=len)
 
