@@ -89,6 +89,8 @@ def test_scripted_game_completes_refuses_bad_input_and_matches_replay(tmp_path: 
     done = run_bot("play", "--players", "3", "--seed", "7", "--script-out", str(script_file), stdin=SCRIPTED)
     assert done.returncode == 0, done.stderr
     out = done.stdout
+    assert out.rstrip().endswith(f"Replay script written to {script_file} (python -m bot replay {script_file} "
+                                 "replays the game).")
     assert "That is not a number you can play: it must be three digits, like 407." in out
     assert "You can't play " in out
     assert check_refusals(out) >= 3
