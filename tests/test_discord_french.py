@@ -55,7 +55,7 @@ async def test_a_whole_game_in_french(french_server: World) -> None:
     played = [SCRIPT[0]]
     for index, turn in enumerate(SCRIPT[1:], start=1):
         await world.wait_status(f"Manche {index // 5 + 1} sur 2 · Tour {index % 5 + 1} sur 5")
-        table = await world.bot.games.table(1)
+        table = await world.bot.service.table(1)
         legal = {n: v for n, v in turn.items()
                  if not {int(c) for c in v} & table.state.crossed[str(("ana", "ben", "cy").index(n))]}
         played.append(legal)

@@ -74,7 +74,7 @@ async def test_a_turn_committed_but_never_announced_is_revealed_once_after_resta
     first = await world.start_game(("ana", "ben"))
     await world.dm("ana", "513")
     # The bot dies right after committing the turn, before posting anything: simulate it.
-    done = await world.bot.games.act(1, world.users["ben"].id, text="240")  # the last number commits the turn
+    done = await world.bot.service.act(1, world.users["ben"].id, text="240")  # the last number commits the turn
     assert [r.step for r in done.reports] == [0]
     await world.restart()
     await eventually(lambda: world.reveals(), what="the reveal posted at start")

@@ -82,7 +82,7 @@ class BinomialCog(commands.Cog, name="Binomial"):
             if record is None or record.kind != KEY or record.status != "running":
                 await send(interaction, content=t("binomial.sheet.none", lang), ephemeral=True)
                 return
-            table: Table = await self.bot.tables.table(record.id)
+            table: Table = await self.bot.service.table(record.id)
             seated = table.record.seat_of(interaction.user.id)
             if seated is None or not table.running:
                 await send(interaction, content=t("binomial.sheet.none", lang), ephemeral=True)

@@ -1,4 +1,4 @@
-"""The shared front end of the games ``bot.tables`` runs: lobby buttons, inputs built from each step's prompt,
+"""The shared front end of the games ``bot.service`` runs: lobby buttons, inputs built from each step's prompt,
 the DM router (dms.py), the shared subcommands, ``/score`` and ``/board``. Thin: check, call the service, let the
 game's presenter say it, let :class:`Talk` post it. Every refusal is a private line."""
 
@@ -52,7 +52,7 @@ MODAL_CHECK_WITHIN = 1.5  # a modal cannot follow a deferral: past this, defer a
 class TableCog(DirectMessages, commands.Cog, name="Table"):
     def __init__(self, bot: NumberBot) -> None:
         self.bot = bot
-        self.service: GameService = bot.tables
+        self.service: GameService = bot.service
         self.presenters: Presenters = getattr(bot, "presenters", None) or Presenters()
         self.kinds = frozenset(self.service.games)
         self.languages = Languages(bot.store)  # this cog's language command sets it

@@ -8,7 +8,7 @@ draws for the channel can carry a secret. Every function takes the language (``"
 The front end (``cogs/table``) owns everything else: posting with nonces and retries, which message is
 edited or posted, custom_ids, timers, restarts, deferrals. A game's cog package calls :func:`register`
 in its ``setup`` with its key (``Game.key``); ``cogs.table`` is loaded after the game packages and serves
-every game of ``bot.tables`` that has a presenter (a test checks that each has one).
+every game of ``bot.service`` that has a presenter (a test checks that each has one).
 
 Inputs come from the prompt (see :class:`Inputs`):
 
