@@ -126,7 +126,7 @@ async def test_slash_commands_have_french_names_and_descriptions(fake_discord: F
     try:
         synced = {c["name"]: c for c in world.fake.world.commands[None]}
         group = synced["thenumber"]
-        assert group["description_localizations"]["fr"] == catalog("fr")["commands.thenumber.desc"]
+        assert group["description_localizations"]["fr"] == catalog("fr")["thenumber.cmd.thenumber.desc"]
         start = next(o for o in group["options"] if o["name"] == "start")
         assert start["name_localizations"]["fr"] == "lancer"
         option = next(o for o in start["options"] if o["name"] == "turn_seconds")
