@@ -64,7 +64,8 @@ def recomputed(record: GameRecord) -> dict[int, tuple[int, bool, dict[str, Any]]
     state, _ = fold_steps(game, len(record.seats), record.options, seed_of(record), steps)
     result = game.result(state)
     assert result is not None
-    return {s: (result.scores[s], s in result.winners, json.loads(json.dumps(result.extra[s])))
+    # (``extra`` is optional: a game without figures of its own has none)
+    return {s: (result.scores[s], s in result.winners, json.loads(json.dumps(result.extra.get(s, {}))))
             for s in range(len(record.seats))}
 
 
