@@ -41,7 +41,7 @@ def _category(path: str) -> str:
 
 async def _legal(world: World, name: str, rng: random.Random) -> str | None:
     assert world.bot is not None
-    table = await world.bot.games.table(1)
+    table = await world.bot.service.table(1)
     seat = next(s for s in table.record.seats if s.user_id == world.users[name].id)
     digits = sorted(table.state.available(str(seat.seat)))
     return "".join(str(rng.choice(digits)) for _ in range(3)) if digits else None

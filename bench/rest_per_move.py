@@ -92,7 +92,7 @@ async def binomial_steps(tmp: Path, rounds_limit: int | None) -> tuple[list[dict
                 await world.dm(name, current.game.legal(current.state, seat)[0]["cell"])
                 if i == 0:
                     await world.advance(3)  # the second player is slower: the status refresh falls between
-            await eventually(lambda s=step: world.bot.tables._tables[1].step > s, what="the next roll")
+            await eventually(lambda s=step: world.bot.service._tables[1].step > s, what="the next roll")
             await settled(world)
             await asyncio.sleep(0.05)
             rolls.append(_count(fake.requests[mark:], _dm_ids(world)))

@@ -24,9 +24,17 @@ from storage.lease import HEARTBEAT_SECONDS
 
 log = logging.getLogger(__name__)
 
-# Game packages first (each registers its presenter and its command group), the shared front end last: it
-# serves every game of ``bot.tables`` and sets the commands' translator.
-EXTENSIONS = ("cogs.thenumber", "cogs.numeri", "cogs.binomial", "cogs.table")
+SHARED_FRONT_END = "cogs.table"
+
+
+def extensions_for(games: tuple[Game[Any, Any, Any], ...]) -> tuple[str, ...]:
+    """The cog packages to load: each game's own, ``cogs.<key>`` (found by its key, so the tuple of games is the
+    only list), which registers its presenter and its command group; then the shared front end, which serves
+    every game of ``bot.service`` and sets the commands' translator."""
+    return (*(f"cogs.{game.key}" for game in games), SHARED_FRONT_END)
+
+
+EXTENSIONS = extensions_for(GAMES)
 COMMANDS_HASH_KEY = "commands_hash"
 
 
@@ -41,7 +49,7 @@ def intents() -> discord.Intents:
 class NumberBot(commands.Bot):
     def __init__(self, settings: Settings, store: GameStore | None = None, *, clock: Clock | None = None,
                  games: tuple[Game[Any, Any, Any], ...] | None = None,
-                 extensions: tuple[str, ...] = EXTENSIONS) -> None:
+                 extensions: tuple[str, ...] | None = None) -> None:
         shards = settings.shards
         # Never a global 429: every counted request waits its turn under the token's limit (see the module);
         # GLOBAL_REQUESTS_PER_WINDOW=0 leaves the pace to a rate-limit proxy shared by several processes.
@@ -84,9 +92,9 @@ class NumberBot(commands.Bot):
         self.scheduler = (ShardScheduler(self.clock, self.store) if isinstance(self.store, ShardScopedStore)
                           else Scheduler(self.clock))
         # Every game, on the one generic update sequence, played through cogs/table.
-        self.tables = GameService(self.store, games or GAMES, self.clock, default_turn_seconds=settings.turn_seconds)
-        self.games = self.tables  # the name tools and tests have always used
-        self.extensions_to_load = extensions
+        games = games or GAMES
+        self.service = GameService(self.store, games, self.clock, default_turn_seconds=settings.turn_seconds)
+        self.extensions_to_load = extensions if extensions is not None else extensions_for(games)
         self.presenters: Any = None  # filled by the game packages (cogs.table.presenter.register)
 
     async def setup_hook(self) -> None:

@@ -49,7 +49,7 @@ async def start_binomial(world: World, players: tuple[str, ...] = ("ana", "ben")
 
 async def table(world: World, game_id: int = 1) -> Table:
     assert world.bot is not None
-    return await world.bot.tables.table(game_id)
+    return await world.bot.service.table(game_id)
 
 
 async def settled(world: World, game_id: int = 1) -> Message | None:
@@ -62,7 +62,7 @@ async def settled(world: World, game_id: int = 1) -> Message | None:
     def find() -> Message | None:
         # The step is read at every look: a chance step (a roll) is drawn right after the step before it,
         # so a step read once may be one that never gets a message of its own.
-        now = world.bot.tables._tables.get(game_id, current)
+        now = world.bot.service._tables.get(game_id, current)
         return next((m for m in reversed(bot_messages(world)) if step_of(m) == now.step), None)
     return await eventually(find, what="the turn message of the current step")  # type: ignore[no-any-return]
 

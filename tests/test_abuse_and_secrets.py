@@ -58,7 +58,7 @@ async def test_fifty_choices_in_a_second_are_throttled_and_the_last_valid_one_wi
         await world.users["ana"].send_dm(text)
     await eventually(lambda: any("not a number" in m.content for m in world.fake.dms(world.users["ana"])),
                      what="the answer to the newest message, once the window frees")
-    table = await world.bot.games.table(1)
+    table = await world.bot.service.table(1)
     assert table.drafts[0] == {"number": "148"}  # the last valid choice wins
     await eventually(lambda: not cog._flushing, what="the held answer sent")  # type: ignore[union-attr]
     answers = [m.content for m in world.fake.dms(world.users["ana"])

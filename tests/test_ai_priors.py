@@ -294,12 +294,12 @@ async def test_in_discord_a_hard_ai_remembers_a_player_who_always_goes_high(
                                                            ai_level="hard")).wait()
             await (await world.users["ana"].click(opened.message, "Start")).wait()
             assert world.bot is not None
-            table = await world.bot.games.table(game_id)
+            table = await world.bot.service.table(game_id)
             if game_id == 2:
                 break
             for turn in range(10):  # ana writes 999, 888, ... every turn of both rounds
                 await world.wait_status(f"Turn {turn % 5 + 1} of 5")
-                table = await world.bot.games.table(game_id)
+                table = await world.bot.service.table(game_id)
                 free = table.state.available("0")
                 if free:
                     await world.play_turn({"ana": str(max(free)) * 3})

@@ -242,8 +242,8 @@ async def test_timers_place_automatically_pass_and_mark_away(world: World) -> No
     for _ in range(15):  # nobody places: every roll's timer places for both
         step = (await table(world)).step
         await world.advance(31)
-        await eventually(lambda s=step: world.bot.tables._tables.get(1) is None or
-                         world.bot.tables._tables[1].step > s, what="the next roll")
+        await eventually(lambda s=step: world.bot.service._tables.get(1) is None or
+                         world.bot.service._tables[1].step > s, what="the next roll")
     current = await table(world)
     assert current.state.kind == "declare"
     assert current.away(0) and current.away(1)
@@ -253,7 +253,7 @@ async def test_timers_place_automatically_pass_and_mark_away(world: World) -> No
     assert message is not None and "Fight" in {b.get("label") for b in buttons(message)}
     step, (declaring,) = current.step, current.prompt.seats
     await world.advance(31)  # the declaration is a pass
-    await eventually(lambda: world.bot.tables._tables.get(1) is None or world.bot.tables._tables[1].step > step,
+    await eventually(lambda: world.bot.service._tables.get(1) is None or world.bot.service._tables[1].step > step,
                      what="the pass by timer")
     after = await table(world)
     assert after.steps[-1]["reason"] == "deadline" and after.steps[-1]["step"] == {
@@ -290,7 +290,7 @@ async def test_a_restart_mid_numerology_and_mid_colloquium(world: World) -> None
             seat = seat_of(world, current, name)
             if seat in awaited:
                 await world.dm(name, current.game.legal(current.state, seat)[0]["cell"])
-        await eventually(lambda s=step: world.bot.tables._tables[1].step > s, what="the next roll")
+        await eventually(lambda s=step: world.bot.service._tables[1].step > s, what="the next roll")
     # the colloquium: play one round, restart after its reveal, then one declaration and restart again
     current = await table(world)
     rounds = len(current.state.history)
@@ -344,7 +344,7 @@ async def test_public_commands_and_sheets_keep_the_secrets(world: World, caplog:
         for name in PLAYERS:
             seat = seat_of(world, current, name)
             await world.dm(name, current.game.legal(current.state, seat)[-1 if seat else 0]["cell"])
-        await eventually(lambda s=step: world.bot.tables._tables[1].step > s, what="the next roll")
+        await eventually(lambda s=step: world.bot.service._tables[1].step > s, what="the next roll")
     message = await settled(world)
     current = await table(world)
     (seat,) = current.prompt.seats
@@ -386,7 +386,7 @@ async def numerology_by_timer(world: World, seconds: int) -> None:
     while (current := await table(world)).state.kind == "place":
         step = current.step
         await world.advance(seconds + 1)
-        await eventually(lambda s=step: world.bot.tables._tables[1].step > s, what="the next roll")
+        await eventually(lambda s=step: world.bot.service._tables[1].step > s, what="the next roll")
         await settled(world)  # the next roll's timer is armed once its message is up: advance only then
 
 
@@ -420,7 +420,7 @@ async def test_a_round_committed_but_never_told_is_revealed_once_after_restarts(
         (seat,) = current.prompt.seats
         user_id = current.seat(seat).user_id
         assert user_id is not None
-        await world.bot.tables.act(1, user_id, action={"fight": False}, phase=current.step)
+        await world.bot.service.act(1, user_id, action={"fight": False}, phase=current.step)
     posted = len(bot_messages(world))
     await world.restart()
     await settled(world)
@@ -436,8 +436,8 @@ async def test_a_match_of_three_games_adds_the_points_up(world: World) -> None:
     while (current := await table(world)).running:  # ana never plays: every timer acts for her
         step = current.step
         await world.advance(16)
-        await eventually(lambda s=step: world.bot.tables._tables.get(1) is None or
-                         world.bot.tables._tables[1].step > s, what="the next step")
+        await eventually(lambda s=step: world.bot.service._tables.get(1) is None or
+                         world.bot.service._tables[1].step > s, what="the next step")
         await settled(world)  # the next step's timer is armed once its message is up: advance only then
     result = await stored_result(world)
     (final,) = finals(world)
@@ -457,7 +457,7 @@ async def test_a_roll_committed_but_never_told_goes_on_in_the_same_message_after
     assert message is not None
     step = (await table(world)).step
     for name in PLAYERS:  # the bot dies right after storing both placements, before telling anyone
-        await world.bot.tables.act(1, world.users[name].id, action={"cell": "1a"}, phase=step)
+        await world.bot.service.act(1, world.users[name].id, action={"cell": "1a"}, phase=step)
     assert len((await table(world)).state.rolls) == 2
     posted = len(bot_messages(world))
     await world.restart()

@@ -49,8 +49,8 @@ async def play_to_end(world: World, *, place: str, fight: str, passing: str) -> 
                 else:
                     pressed = await (await user.click(message, passing)).wait()
                     assert pressed.response_type in (6, 7), pressed.text()
-        await eventually(lambda s=step: world.bot.tables._tables.get(1) is None or
-                         world.bot.tables._tables[1].step > s, what="the next step")
+        await eventually(lambda s=step: world.bot.service._tables.get(1) is None or
+                         world.bot.service._tables[1].step > s, what="the next step")
 
 
 async def test_a_whole_game_of_binomial_in_french(world: World) -> None:
@@ -90,7 +90,7 @@ async def test_a_player_with_closed_dms_plays_binomial_normally(world: World) ->
     assert "goes in 2a" in pressed.content
     step = (await table(world)).step
     await world.advance(16)  # ana never places: the timer places for her and DMs her; ben needs no DM
-    await eventually(lambda: world.bot.tables._tables[1].step > step, what="the next roll")
+    await eventually(lambda: world.bot.service._tables[1].step > step, what="the next roll")
     current = await table(world)
     assert current.state.sheets[1].cells[2] is not None  # ben's 2a kept
     before = (await table(world)).step
@@ -101,6 +101,6 @@ async def test_a_player_with_closed_dms_plays_binomial_normally(world: World) ->
         await (await world.users["ben"].click(opened.message, cell)).wait()
         step = (await table(world)).step
         await world.advance(16)
-        await eventually(lambda s=step: world.bot.tables._tables[1].step > s, what="the next roll")
+        await eventually(lambda s=step: world.bot.service._tables[1].step > s, what="the next roll")
     assert (await table(world)).step > before
     assert not world.fake.dms(world.users["ben"])  # nothing reached ben's closed DMs, and nothing failed

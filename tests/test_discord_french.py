@@ -55,7 +55,7 @@ async def test_a_whole_game_in_french(french_server: World) -> None:
     played = [SCRIPT[0]]
     for index, turn in enumerate(SCRIPT[1:], start=1):
         await world.wait_status(f"Manche {index // 5 + 1} sur 2 · Tour {index % 5 + 1} sur 5")
-        table = await world.bot.games.table(1)
+        table = await world.bot.service.table(1)
         legal = {n: v for n, v in turn.items()
                  if not {int(c) for c in v} & table.state.crossed[str(("ana", "ben", "cy").index(n))]}
         played.append(legal)
@@ -126,7 +126,7 @@ async def test_slash_commands_have_french_names_and_descriptions(fake_discord: F
     try:
         synced = {c["name"]: c for c in world.fake.world.commands[None]}
         group = synced["thenumber"]
-        assert group["description_localizations"]["fr"] == catalog("fr")["commands.thenumber.desc"]
+        assert group["description_localizations"]["fr"] == catalog("fr")["thenumber.cmd.thenumber.desc"]
         start = next(o for o in group["options"] if o["name"] == "start")
         assert start["name_localizations"]["fr"] == "lancer"
         option = next(o for o in start["options"] if o["name"] == "turn_seconds")

@@ -60,5 +60,5 @@ async def test_an_old_modal_submitted_after_the_upgrade_counts_for_its_turn(worl
             "components": [{"type": 1, "components": [{"type": 4, "custom_id": "number", "value": "513"}]}]}
     answer = await (await world.users["ana"]._dispatch(5, world.general, data, status)).wait()
     assert (await world.answer(answer)).startswith("Locked in 513"), answer.text()
-    table = await world.bot.games.table(1)  # type: ignore[union-attr]
+    table = await world.bot.service.table(1)  # type: ignore[union-attr]
     assert table.drafts == {0: {"number": "513"}}

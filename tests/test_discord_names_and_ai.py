@@ -62,7 +62,7 @@ async def test_start_with_ai_players_is_a_full_game_for_one_human(
         assert status_text.count("✅ has chosen") == 3  # AI players choose at once
         for turn in range(10):
             await world.wait_status(f"Turn {turn % 5 + 1} of 5")
-            table = await world.bot.games.table(1)
+            table = await world.bot.service.table(1)
             free = sorted(table.state.available("0"))
             number = "".join(str(free[0]) for _ in range(3)) if free else None
             if number is None:

@@ -135,7 +135,7 @@ async def test_the_timer_plays_the_normal_ai_move_and_two_timeouts_mark_away(wor
             timed_out["ana"] = timed_out.get("ana", 0) + 1
         else:
             await (await world.users[name].click(message, buttons(message)[0]["custom_id"])).wait()
-        table = await world.bot.tables.table(1)
+        table = await world.bot.service.table(1)
         if timed_out.get("ana", 0) >= 2 and table.running:
             assert table.away(0)
             score = await (await world.users["ben"].slash(world.general, "score")).wait()
@@ -185,7 +185,7 @@ async def test_score_and_board_at_any_moment(world: World) -> None:
 
 async def test_every_game_the_table_serves_has_a_presenter_and_its_group(world: World) -> None:
     assert world.bot is not None
-    kinds = set(world.bot.tables.games)
+    kinds = set(world.bot.service.games)
     assert kinds == {g.key for g in GAMES}  # The Number too, since it moved onto the shared front end
     assert kinds <= set(world.bot.presenters.by_key)
     synced = {c["name"]: c for c in world.fake.world.commands[None]}
@@ -200,10 +200,10 @@ async def test_a_move_committed_but_never_posted_is_told_once_after_restart(worl
     assert message is not None
     step = turn_step(message)
     mover = whose_turn(world, message, PLAYERS)
-    table = await world.bot.tables.table(1)
+    table = await world.bot.service.table(1)
     (seat,) = table.prompt.seats  # type: ignore[union-attr]
     # The bot dies right after committing the move, before telling anyone: simulate it.
-    await world.bot.tables.act(1, world.users[mover].id, action=table.game.legal(table.state, seat)[0], phase=step)
+    await world.bot.service.act(1, world.users[mover].id, action=table.game.legal(table.state, seat)[0], phase=step)
     posted = len([m for m in world.fake.messages(world.general) if m.author_id == BOT_USER_ID])
     await world.restart()
     following = await next_turn(world, step)  # type: ignore[arg-type]
@@ -248,7 +248,7 @@ async def test_a_dm_move_is_answered_once_and_dms_outside_a_game_stay_with_the_n
     step = turn_step(message)
     mover = whose_turn(world, message, PLAYERS)
     if mover == "ana":
-        table = await world.bot.tables.table(1)
+        table = await world.bot.service.table(1)
         moves = table.game.legal(table.state, 0)[0]["moves"]
         before = len(world.fake.dms(world.users["ana"]))
         answer = await world.dm("ana", " ".join(map(str, moves)))

@@ -22,7 +22,7 @@ async def test_dm_choice_is_acknowledged_changed_and_refused_with_reasons(world:
     refused = await world.dm("ben", "51")
     assert refused == "That is not a number you can play: it must be three digits, like 407. " \
                       "Your available digits: 0 1 2 3 4 5 6 7 8 9."
-    table = await world.bot.games.table(1)
+    table = await world.bot.service.table(1)
     assert table.drafts[1] == {"number": "514"}  # the refusal changed nothing
 
 
@@ -102,7 +102,7 @@ async def test_full_two_round_game_ends_with_the_right_winner(world: World) -> N
     played: list[dict[str, str]] = []
     for index, turn in enumerate(SCRIPT):
         await world.wait_status(f"Round {index // 5 + 1} of 2 · Turn {index % 5 + 1} of 5")
-        table = await world.bot.games.table(1)
+        table = await world.bot.service.table(1)
         legal = {}
         for name, number in turn.items():
             seat = ("ana", "ben", "cy").index(name)
@@ -174,7 +174,7 @@ async def test_timer_reminds_then_reveals_with_a_missing_player(world: World) ->
     assert closed.components == [] and closed.content == ""
     closed_text = world.fake.visible_text(closed)
     assert "Time is up" in closed_text and "Cy: ⌛ no number in time" in closed_text and "Ana: ✅" in closed_text
-    table = await world.bot.games.table(1)
+    table = await world.bot.service.table(1)
     assert table.state.available("2") == frozenset(range(10))
 
 

@@ -67,14 +67,16 @@ async def test_commands_are_synced_only_when_they_change(world: World) -> None:
     await world.restart()
     assert len(world.fake.requests_to("PUT", r"/applications/\d+/commands")) == 1
     names = {c["name"] for c in puts[0].json}
-    assert names == {"thenumber", "score", "digits", "numeri", "binomial", "board"}
+    from bot.games import GAMES
+
+    assert names == {*(g.key for g in GAMES), "score", "board", "digits"}  # a group per game; /digits: The Number's
 
 
 async def test_a_turn_committed_but_never_announced_is_revealed_once_after_restart(world: World) -> None:
     first = await world.start_game(("ana", "ben"))
     await world.dm("ana", "513")
     # The bot dies right after committing the turn, before posting anything: simulate it.
-    done = await world.bot.games.act(1, world.users["ben"].id, text="240")  # the last number commits the turn
+    done = await world.bot.service.act(1, world.users["ben"].id, text="240")  # the last number commits the turn
     assert [r.step for r in done.reports] == [0]
     await world.restart()
     await eventually(lambda: world.reveals(), what="the reveal posted at start")

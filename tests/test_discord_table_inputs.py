@@ -54,7 +54,7 @@ async def test_a_group_button_opens_a_private_select_and_the_pick_moves(toys: Wo
     # A die of 1 moves at once (one legal move, no select), so the mover may have moved before: where it stands
     record = await toys.bot.store.open_game_in_channel(toys.general.id)
     assert record is not None
-    state = (await toys.bot.tables.table(record.id)).state
+    state = (await toys.bot.service.table(record.id)).state
     private = opened.message or opened.followups[0]
     picked = await (await toys.users[mover].select(private, "How far?", ["0"])).wait()
     assert picked.response_type in (6, 7)
@@ -66,7 +66,7 @@ async def test_a_group_button_opens_a_private_select_and_the_pick_moves(toys: Wo
 async def test_sealed_bids_are_chosen_privately_and_no_secret_reaches_the_channel(toys: World) -> None:
     await open_toy(toys, "bids", ("ana", "ben"))
     turn = await eventually(lambda: latest(toys, "round 1"), what="the first round's message")
-    table = await toys.bot.tables.table(1)
+    table = await toys.bot.service.table(1)
     luckies = [str(x) for x in table.state.lucky]
     for name, bid in (("ana", "3"), ("ben", "5")):
         opened = await (await toys.users[name].click(turn, "Bid secretly")).wait()

@@ -160,7 +160,7 @@ async def test_start_is_refused_while_a_permission_is_missing_and_the_lobby_stay
 async def play_to_the_end(world: World) -> Message:
     rng = random.Random(3)
     for _ in range(10):
-        table = await world.bot.games.table(1)
+        table = await world.bot.service.table(1)
         numbers = {name: "".join(str(rng.choice(sorted(table.state.available(str(seat))))) for _ in range(3))
                    for seat, name in enumerate(("ana", "ben")) if table.state.available(str(seat))}
         await world.play_turn(numbers)

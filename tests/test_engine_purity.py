@@ -1,5 +1,5 @@
-"""The games' engines stay pure: walking the imports of every module of every game package (The Number,
-Numeri, Binomial) finds no discord, aiosqlite or asyncio."""
+"""The games' engines stay pure: walking the imports of every module of every game package (each game of the
+tuple's ``bot/games/<key>``, its words included) finds no discord, aiosqlite or asyncio."""
 
 import ast
 import importlib.util
@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.games import GAMES
+
 FORBIDDEN = {"discord", "aiosqlite", "asyncio", "sqlite3", "aiohttp"}
-PACKAGES = ("bot.games.thenumber", "bot.games.numeri", "bot.games.binomial")
+PACKAGES = tuple(f"bot.games.{game.key}" for game in GAMES)
 
 
 def imported_modules(path: Path, package: str) -> set[str]:
@@ -48,15 +50,17 @@ def package_modules(package: str) -> list[str]:
     spec = importlib.util.find_spec(package)
     assert spec is not None and spec.submodule_search_locations
     folder = Path(next(iter(spec.submodule_search_locations)))
-    return [f"{package}.{p.stem}" for p in sorted(folder.glob("*.py")) if p.stem != "__init__"]
+    return [".".join((package, *p.relative_to(folder).with_suffix("").parts)) for p in sorted(folder.rglob("*.py"))
+            if p.stem != "__init__" and "__pycache__" not in p.parts]
 
 
-@pytest.mark.parametrize(("package", "expected"), [
-    ("bot.games.numeri", ("rules", "engine", "errors", "game", "replay", "ai", "view")),
-    ("bot.games.binomial", ("engine", "game", "ai", "replay", "rules")),
-])
-def test_every_module_is_walked(package: str, expected: tuple[str, ...]) -> None:
-    assert {f"{package}.{m}" for m in expected} <= set(package_modules(package))
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_module_is_walked(package: str) -> None:
+    """Each game's protocol object and its words in every language (a subpackage) are among the walked."""
+    from bot.i18n import LANGUAGES
+
+    expected = {f"{package}.game", *(f"{package}.locales.{lang}" for lang in LANGUAGES)}
+    assert expected <= set(package_modules(package))
 
 
 @pytest.mark.parametrize("module", [m for package in PACKAGES for m in package_modules(package)])

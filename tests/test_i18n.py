@@ -1,8 +1,10 @@
 """Every message exists in every language, with the same placeholders."""
 
+from collections.abc import Mapping
+
 import pytest
 
-from bot.i18n import LANGUAGES, catalog, language_of, placeholders, t
+from bot.i18n import LANGUAGES, areas, catalog, language_of, placeholders, t
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -25,22 +27,19 @@ def test_language_choice_and_formatting() -> None:
     assert t("thenumber.ack.locked", "en", number="513", channel="#g", round=1, turn=2).startswith("Locked in 513")
 
 
-AREAS = ("core", "commands", "stats", "thenumber", "numeri", "binomial")
+SHARED_AREAS = ("core", "commands", "stats")
 
 
-def area_messages(language: str) -> dict[str, dict[str, str]]:
-    import importlib
-    import pkgutil
-
-    package = importlib.import_module(f"bot.i18n.locales.{language}")
-    return {m.name: importlib.import_module(f"{package.__name__}.{m.name}").MESSAGES
-            for m in pkgutil.iter_modules(package.__path__)}
+def area_messages(language: str) -> dict[str, Mapping[str, str]]:
+    return areas(language)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_key_starts_with_its_area(language: str) -> None:
+    from bot.games import GAMES
+
     areas = area_messages(language)
-    assert sorted(areas) == sorted(AREAS)
+    assert sorted(areas) == sorted((*SHARED_AREAS, *(g.key for g in GAMES)))  # one area per game of the tuple
     outside = sorted(f"{area}: {key}" for area, messages in areas.items() for key in messages
                      if not key.startswith(f"{area}."))
     assert not outside, f"keys outside their area: {outside}"

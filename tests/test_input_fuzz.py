@@ -66,7 +66,7 @@ async def test_dm_input(world: World, text: str) -> None:
     check_answer(answer, text, want)
     after = await stored_choices(world)
     assert after == ([*before, want] if want else before)
-    table = await world.bot.games.table(1)
+    table = await world.bot.service.table(1)
     assert table.record.phase == 1  # nothing was revealed by a refused number
 
 

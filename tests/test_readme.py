@@ -2,21 +2,15 @@
 
 import re
 import subprocess
+import warnings
 from pathlib import Path
-from typing import Any
 
 import discord
 from discord import app_commands
 
 from bench.report import METHOD, results_markdown
-from cogs.binomial import BinomialCog
-from cogs.binomial.stats import BinomialStats
-from cogs.numeri import NumeriCog
-from cogs.numeri.stats import NumeriStats
-from cogs.table.cog import TableCog
-from cogs.table.stats import make_board, stats_commands
-from cogs.thenumber import TheNumberCog
-from cogs.thenumber.stats_presenter import TheNumberStats
+from bot.client import NumberBot
+from bot.settings import Settings
 from tests.reveal_picture import fenced, picture, readme_block
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,25 +25,23 @@ def test_readme_reveal_picture_is_what_the_embed_code_renders() -> None:
     assert "1\u0336" in shown  # a crossed digit is drawn struck through, as Discord shows ~~1~~
 
 
-def _code_commands() -> dict[str, list[str]]:
-    """Every slash command the cogs define, by its full name, with its option names."""
-    stats = stats_commands(make_board("thenumber", "thenumber", TheNumberStats()))
-    shared = TableCog._shared_commands(object.__new__(TableCog))  # the lobby commands of every game
-    grouped: list[Any] = [*TheNumberCog.group.commands, *shared, *stats]
-    numeri: list[Any] = [*NumeriCog.group.commands, *shared,
-                         *stats_commands(make_board("numeri", "numeri", NumeriStats()))]
-    binomial: list[Any] = [*BinomialCog.group.commands, *shared,
-                           *stats_commands(make_board("binomial", "binomial", BinomialStats()))]
-    board = app_commands.Command(name="board", description="-", callback=TableCog.board_cmd)
-    score = app_commands.Command(name="score", description="-", callback=TableCog.score_cmd)
-    top: list[Any] = [score, TheNumberCog.digits, board]
-    found: dict[str, list[str]] = {}
-    for prefix, commands in (("/thenumber ", grouped), ("/numeri ", numeri), ("/binomial ", binomial),
-                             ("/", top)):
-        for command in commands:
-            assert isinstance(command, app_commands.Command)
-            found[prefix + command.name] = [p.display_name for p in command.parameters]
-    return found
+async def _code_commands(tmp_path: Path) -> dict[str, list[str]]:
+    """Every slash command the bot registers (each game of the tuple's group, the shared ones), by its full
+    name, with its option names."""
+    bot = NumberBot(Settings(_env_file=None, database_path=tmp_path / "readme.db"))  # type: ignore[call-arg]
+    await bot.store.open()
+    try:
+        for extension in bot.extensions_to_load:
+            await bot.load_extension(extension)
+        found: dict[str, list[str]] = {}
+        for command in bot.tree.get_commands():
+            subcommands = command.commands if isinstance(command, app_commands.Group) else [command]
+            for sub in subcommands:
+                assert isinstance(sub, app_commands.Command)
+                found[f"/{sub.qualified_name}"] = [p.display_name for p in sub.parameters]
+        return found
+    finally:
+        await bot.close()
 
 
 def _readme_commands() -> dict[str, list[str]]:
@@ -64,8 +56,16 @@ def _readme_commands() -> dict[str, list[str]]:
     return table
 
 
-def test_readme_command_table_lists_every_slash_command_with_its_options() -> None:
-    assert _readme_commands() == _code_commands()
+async def test_readme_command_table_lists_every_slash_command_with_its_options(tmp_path: Path) -> None:
+    """Every command of every game the table documents, and the shared ones, exactly. A game of the tuple whose
+    group has no row yet (just added: its two packages and the tuple entry are all the code it needs) is reported
+    as a warning, not a failure; docs/adding-a-game.md asks for its rows."""
+    code, readme = await _code_commands(tmp_path), _readme_commands()
+    documented = {name.split()[0] for name in readme}
+    missing = sorted({name.split()[0] for name in code if " " in name} - documented)
+    for group in missing:
+        warnings.warn(f"README.md documents no {group} command yet (docs/adding-a-game.md)", stacklevel=1)
+    assert readme == {name: options for name, options in code.items() if name.split()[0] not in missing}
 
 
 def test_readme_invite_permissions_cover_what_the_bot_needs() -> None:

@@ -139,7 +139,7 @@ async def test_the_restart_sweep_reads_games_in_batches_and_leaves_them_uncached
     total = len(clones) + 1
     assert sum(batches) == total and max(batches) <= SWEEP_BATCH and len(batches) == -(-total // SWEEP_BATCH)
     assert not any(single[i] for i in clones)  # no read per game
-    assert not any(i in bot.games._tables for i in clones)  # folded to look, cached only when played
+    assert not any(i in bot.service._tables for i in clones)  # folded to look, cached only when played
     # The game is still played as usual, from the store, after the sweep.
     assert (await world.dm("ana", "513")).startswith("Locked in 513")
 

@@ -97,7 +97,7 @@ async def test_a_modal_submitted_while_its_turn_is_revealed_is_refused(world: Wo
     opened = await (await ben.click(status, "Choose secretly")).wait()  # ben opens the modal in turn 1
     assert opened.response_type == 9
     await world.dm("ana", "513")
-    store, games = world.bot.store, world.bot.games
+    store, games = world.bot.store, world.bot.service
     submitted = asyncio.Event()
     resolve_phase, act = store.resolve_phase, games.act
 
@@ -139,7 +139,7 @@ async def test_a_dm_after_a_reveal_names_the_turn_it_counts_for(world: World) ->
 
 async def test_the_service_refuses_a_choice_for_a_turn_that_is_over(world: World) -> None:
     await world.start_game(("ana", "ben"))
-    games = world.bot.games
+    games = world.bot.service
     await games.act(1, world.users["ana"].id, text="513", phase=0)
     assert await games.expire(1, 0)
     with pytest.raises(TurnOver, match="That turn is over") as refused:

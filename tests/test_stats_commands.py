@@ -52,7 +52,7 @@ class StatsWorld(World):
 
     async def play_by_service(self, guild: Guild, channel: Channel, players: list[int], seed: int) -> Played:
         """A whole game through the service with seeded legal numbers (everyone always chooses)."""
-        games = self.bot.games
+        games = self.bot.service
         rng = random.Random(seed)
         record = await games.open_lobby(guild.id, channel.id, players[0], self.name_of(players[0]),
                                         {"turn_seconds": 60})
@@ -336,7 +336,7 @@ async def test_final_reveal_carries_the_score_race(world: StatsWorld) -> None:
         if turn == 9:  # the final reveal is refused once (503): the retry must upload the whole chart again
             await world.wait_status("Round 2 of 2 · Turn 5 of 5")
             world.fake.fail_next("POST", rf"/channels/{world.general.id}/messages", 503, times=1)
-        table = await world.bot.games.table(1)
+        table = await world.bot.service.table(1)
         numbers = {}
         for seat, name in enumerate(("ana", "ben", "cy")):
             free = sorted(table.state.available(str(seat)))

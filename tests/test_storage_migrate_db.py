@@ -25,6 +25,9 @@ ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.usefixtures("pg_database")  # skipped (or failed, REQUIRE_POSTGRES=1) without a server
 
 
+FINISHED = 2 * len(KINDS)  # two finished games of every kind of the tuple
+
+
 @pytest.fixture
 async def target() -> AsyncIterator[str]:
     name = new_name("test_migrate")
@@ -51,7 +54,7 @@ async def written_by_the_bot(path: Path, clock: FakeClock) -> tuple[int, int]:
         await service.act(running.id, table.seat(seat).user_id or 0, action=action, phase=table.step)
         await store.set_meta("language:1", "fr")
         async with SQLiteStats(path, summariser(GAMES), KINDS) as stats:
-            assert await stats.refresh(every_guild=True) == 6
+            assert await stats.refresh(every_guild=True) == FINISHED
         return running.id, 51
 
 
@@ -67,7 +70,8 @@ async def test_a_sqlite_database_is_copied_proved_and_played_on(tmp_path: Path, 
 
     done = await asyncio.to_thread(migrate, source, target)
     assert done.returncode == 0, done.stderr
-    assert "verified" in done.stdout and "games: 9 rows" in done.stdout, done.stdout
+    games = FINISHED + 3  # and the cancelled game, the lobby and the running game
+    assert "verified" in done.stdout and f"games: {games} rows" in done.stdout, done.stdout
 
     async with SQLiteStore(source) as old, PostgresStore(target) as new:
         ids = [r[0] for r in await old.db.execute_fetchall("SELECT id FROM games ORDER BY id")]

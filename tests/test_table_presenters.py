@@ -1,4 +1,6 @@
-"""Every game the shared front end serves has a presenter that implements the whole presenter interface."""
+"""Every game the shared front end serves has a presenter on the presenter contract: a subclass of
+``cogs.table.presenter.Presenter`` that overrides every method without a default, each with the contract's
+parameters, and whose declared capabilities come with their hooks."""
 
 from __future__ import annotations
 
@@ -46,6 +48,14 @@ async def test_the_game_package_registers_a_full_presenter(key: str) -> None:
     assert bot.presenters is not None and key in bot.presenters.by_key  # (a reloaded module: no isinstance)
     presenter = bot.presenters.by_key[key]
     assert presenter.key == key
+    base = next(c for c in type(presenter).__mro__ if c.__name__ == "Presenter")  # (a reloaded module)
+    for name in base.REQUIRED:
+        assert getattr(type(presenter), name) is not getattr(base, name), f"{key} does not say {name}()"
     for name in METHODS:
         wanted = list(inspect.signature(getattr(Presenter, name)).parameters)[1:]
         assert list(inspect.signature(getattr(presenter, name)).parameters) == wanted, name
+    hooks = {"threads": ("thread",), "reports": ("report", "reported"), "closes_turn": ("closed",),
+             "reminds_in_channel": ("reminder_line",)}
+    for capability, needed in hooks.items():
+        for name in needed if getattr(presenter, capability) else ():
+            assert getattr(type(presenter), name) is not getattr(base, name), f"{key}: {capability} without {name}()"

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core.game import Action, Prompt, RuleError, Seat
-from cogs.table.presenter import Card, Choice, Happened, Inputs, SeatInfo, register
+from cogs.table.presenter import Card, Choice, Happened, Inputs, Presenter, SeatInfo, register
 from tests.toy_games import BidView, Moved, RaceState, Revealed
 
 
@@ -27,7 +27,7 @@ def _names(seats: Sequence[SeatInfo]) -> dict[int, str]:
     return {s.seat: s.name for s in seats}
 
 
-class ToyPresenter:
+class ToyPresenter(Presenter):
     colour = discord.Colour.dark_grey()
 
     def __init__(self, key: str) -> None:

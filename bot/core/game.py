@@ -56,6 +56,9 @@ class Option:
     choices: tuple[str, ...] = ()
     # seat counts for which the option may be on (Binomial's "in the same boat": 6-7 only)
     seats: range | None = None
+    # True: when the host gives no value, the bot's setting of the same name (TURN_SECONDS) is used instead of
+    # ``default``; ``default`` stays the value a table gets outside the bot (terminal, replays)
+    server_default: bool = False
 
 
 @dataclass(frozen=True, slots=True)

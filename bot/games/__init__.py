@@ -21,8 +21,8 @@ class UnknownGameKey(LookupError):
 
 
 def game_for(key: str, games: tuple[Game[Any, Any, Any], ...] | None = None) -> Game[Any, Any, Any]:
-    """The game whose key is ``key`` (in ``games``, by default the tuple as it is now), or :class:`UnknownGameKey`."""
-    games = GAMES if games is None else games
+    """The game whose key is ``key`` (among ``games``, by default the tuple), or :class:`UnknownGameKey`."""
+    games = GAMES if games is None else games  # read when called: the tuple is the one list
     for game in games:
         if game.key == key:
             return game

@@ -3,9 +3,15 @@
 Every sentence the bot shows is a key in a catalog, with named placeholders: ``t("thenumber.ack.locked",
 "fr", number="513", channel="<#1>")``. A word that follows a count is written
 ``{score:plural:point|points}``: singular for 1 in English, for 0 and 1 in French (``1 point``, ``0 point``,
-``2 points``). Catalogs live in ``bot/i18n/locales/<lang>/<area>.py`` as a
-``MESSAGES`` dict; every area exists in every language, and a test fails when a key is missing from one
-of them. Pure: no Discord import, so the terminal game can use it too.
+``2 points``). Pure: no Discord import, so the terminal game can use it too.
+
+Where the words live (a test fails when a key is missing from a language, or sits outside its area):
+
+* shared words in ``bot/i18n/locales/<lang>/<area>.py`` (areas ``core``, ``commands``, ``stats``), each a
+  ``MESSAGES`` dict whose keys start ``<area>.``;
+* a game's words in its own package, ``bot/games/<key>/locales/<lang>.py``, found by the game's key (every game
+  of ``bot.games.GAMES``), every key starting ``<key>.``. The keys the shared front end looks up in a game's
+  area are listed in docs/adding-a-game.md (``<key>.title``, ``<key>.cmd.*``, ``<key>.ai.about.<level>``...).
 """
 
 import importlib
@@ -19,13 +25,24 @@ LANGUAGES = ("en", "fr")
 DEFAULT = "en"
 
 
+def areas(language: str) -> dict[str, Mapping[str, str]]:
+    """``language``'s messages by area: the shared areas, then one per game of the tuple (named by its key)."""
+    import bot.games  # here, not at the top: the games' modules may use the catalog's helpers
+
+    package = importlib.import_module(f"bot.i18n.locales.{language}")
+    found: dict[str, Mapping[str, str]] = {
+        module.name: importlib.import_module(f"{package.__name__}.{module.name}").MESSAGES
+        for module in pkgutil.iter_modules(package.__path__)}
+    for game in bot.games.GAMES:
+        found[game.key] = importlib.import_module(f"bot.games.{game.key}.locales.{language}").MESSAGES
+    return found
+
+
 @cache
 def catalog(language: str) -> Mapping[str, str]:
-    """Every message of ``language``, merged from its area modules."""
-    package = importlib.import_module(f"bot.i18n.locales.{language}")
+    """Every message of ``language``, merged from its areas."""
     merged: dict[str, str] = {}
-    for module in pkgutil.iter_modules(package.__path__):
-        messages = importlib.import_module(f"{package.__name__}.{module.name}").MESSAGES
+    for messages in areas(language).values():
         duplicated = merged.keys() & messages.keys()
         if duplicated:
             raise RuntimeError(f"{language}: keys defined twice: {sorted(duplicated)}")

@@ -18,8 +18,7 @@ from bot.games.binomial.engine import Declared, Fight, Placed, Sheet
 from bot.games.binomial.rules import CARD_BY_KEY, CELLS, MAX_SEATS, MIN_SEATS, NUMBERS_PER_SHEET, ROLLS, show
 from bot.games.binomial.view import View, fitting
 from bot.i18n import catalog, t
-from cogs.seats import seat_style
-from cogs.table.presenter import Card, Choice, Happened, Inputs, SeatInfo
+from cogs.table.presenter import Card, Choice, Happened, Inputs, Presenter, SeatInfo, who
 
 KEY = "binomial"
 VARIANTS = ("dark", "reward_for_fighting", "openness", "same_boat", "match")
@@ -37,10 +36,6 @@ def info(seats: Sequence[SeatInfo], seat: int) -> SeatInfo | None:
 def name(seats: Sequence[SeatInfo], seat: int) -> str:
     found = info(seats, seat)
     return found.name if found else str(seat + 1)
-
-
-def who(seats: Sequence[SeatInfo], seat: int) -> str:
-    return f"{seat_style(seat).symbol} {name(seats, seat)}"
 
 
 def card_title(key: str, lang: str) -> str:
@@ -112,10 +107,6 @@ def event_line(happened: Happened, seats: Sequence[SeatInfo], lang: str) -> str 
     return None
 
 
-def since_text(since: Sequence[Happened], seats: Sequence[SeatInfo], lang: str) -> str:
-    return "\n\n".join(line for h in since if (line := event_line(h, seats, lang)) is not None)
-
-
 def sheet_lines(sheet: Sheet, lang: str, *, history: Sequence[Fight] = ()) -> str:
     """A sheet as its owner sees it: each number's cells, the number, and whether it is used."""
     lines = []
@@ -136,12 +127,12 @@ def names_or_nobody(names: Sequence[str], lang: str) -> str:
     return ", ".join(names) if names else t("binomial.nobody", lang)
 
 
-class BinomialPresenter:
+class BinomialPresenter(Presenter):
     key = KEY
     colour = discord.Colour.dark_gold()
-
-    def title(self, lang: str) -> str:
-        return t("binomial.title", lang)
+    threads = True  # one message for the whole numerology, one per round of declarations (thread below)
+    event_line = staticmethod(event_line)
+    since_gap = "\n\n"
 
     def lobby(self, options: Mapping[str, Any], lang: str) -> str:
         on = [t(f"binomial.variant.{v}", lang) for v in VARIANTS if options.get(v)]
@@ -171,12 +162,9 @@ class BinomialPresenter:
             return f"round:{view.game}:{view.round}"
         return None
 
-    def _embed(self, title: str, text: str) -> discord.Embed:
-        return discord.Embed(title=title.strip(), description=text[:4000], colour=self.colour)
-
     def status(self, view: View, prompt: Prompt, seats: Sequence[SeatInfo], since: Sequence[Happened],
                lang: str) -> Card:
-        lines = [since_text(since, seats, lang)]
+        lines = [self.since_text(since, seats, lang)]
         if prompt.kind == "place":
             placed = [s.name for s in seats if not s.awaited and not s.gone]
             waiting = [s.name for s in seats if s.awaited]
@@ -204,7 +192,7 @@ class BinomialPresenter:
         away = [who(seats, s.seat) for s in seats if s.away]
         if away:
             lines.append(t("binomial.away", lang, names=", ".join(away)))
-        return Card(embeds=(self._embed(title, "\n".join(x for x in lines if x)),))
+        return Card(embeds=(self.embed(title, "\n".join(x for x in lines if x)),))
 
     def _unused_line(self, view: View, seats: Sequence[SeatInfo], lang: str) -> str:
         return t("binomial.unused_left", lang, counts=" · ".join(
@@ -214,7 +202,7 @@ class BinomialPresenter:
         view: View = happened.after
         before: View = happened.before
         event = happened.event
-        lines = [since_text(since, seats, lang)]
+        lines = [self.since_text(since, seats, lang)]
         if isinstance(event, Placed):
             title = t("binomial.roll.done_title", lang, game=game_of(before, lang))
             lines.append(event_line(happened, seats, lang) or "")
@@ -231,14 +219,14 @@ class BinomialPresenter:
                 lines.append(t("binomial.round.fights" if fights else "binomial.round.passes", lang,
                                name=who(seats, seat)))
             lines.append(event_line(happened, seats, lang) or "")
-        return Card(embeds=(self._embed(title, "\n".join(x for x in lines if x)),))
+        return Card(embeds=(self.embed(title, "\n".join(x for x in lines if x)),))
 
     def final(self, view: View, seats: Sequence[SeatInfo], since: Sequence[Happened], lang: str) -> Card:
         best = max(view.totals)
         winners = [who(seats, s) for s, p in enumerate(view.totals) if p == best]
-        text = "\n\n".join(x for x in (since_text(since, seats, lang),
+        text = "\n\n".join(x for x in (self.since_text(since, seats, lang),
                                        t("binomial.final.winners", lang, names=", ".join(winners))) if x)
-        embed = self._embed(t("binomial.final.title", lang), text)
+        embed = self.embed(t("binomial.final.title", lang), text)
         records = [*view.past]
         sheets = view.sheets or ()
         for seat in range(view.seats):
@@ -318,9 +306,6 @@ class BinomialPresenter:
             values["kind"] = t(f"binomial.kind.{values['kind']}", lang)
         return t(key, lang, **values)
 
-    def reminder(self, view: View, seat: Seat, seconds: int, channel_id: int, lang: str) -> str:
-        return t("binomial.reminder", lang, seconds=seconds, channel=f"<#{channel_id}>")
-
     def _public_facts(self, view: View, seat: int, lang: str) -> str:
         lines = [t("binomial.score.points", lang, points=view.scores[seat], total=view.totals[seat])
                  if view.games > 1 else t("binomial.score.points_one", lang, points=view.scores[seat]),
@@ -334,7 +319,7 @@ class BinomialPresenter:
     def score(self, view: View, seats: Sequence[SeatInfo], lang: str) -> Card:
         if view.over:
             return self.final(view, seats, (), lang)
-        embed = self._embed(t("binomial.score.title", lang), game_of(view, lang))
+        embed = self.embed(t("binomial.score.title", lang), game_of(view, lang))
         for seat in range(view.seats):
             found = info(seats, seat)
             mark = t("binomial.score.away", lang) if found and found.away else ""
@@ -351,7 +336,7 @@ class BinomialPresenter:
             text += "\n" + sheet_lines(view.sheets[seat], lang)
         else:
             text += "\n" + t("binomial.board.own", lang)
-        return Card(embeds=(self._embed(t("binomial.board.title", lang, name=who(seats, seat)), text),))
+        return Card(embeds=(self.embed(t("binomial.board.title", lang, name=who(seats, seat)), text),))
 
     def sheet(self, view: View, seats: Sequence[SeatInfo], lang: str) -> Card:
         """``/binomial sheet``: the asker's own sheet (``view`` is their own view): private only."""
@@ -366,7 +351,7 @@ class BinomialPresenter:
                            or t("binomial.none", lang)))
         if view.pick is not None:
             lines.append(t("binomial.sheet.pick", lang, number=num(view.pick)))
-        return Card(embeds=(self._embed(t("binomial.sheet.title", lang, name=who(seats, view.seat)),
+        return Card(embeds=(self.embed(t("binomial.sheet.title", lang, name=who(seats, view.seat)),
                                         "\n".join(lines)),))
 
 

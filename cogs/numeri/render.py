@@ -12,9 +12,9 @@ from bot.games.numeri import engine
 from bot.games.numeri.engine import Move, Moved, Passed, Rolled
 from bot.games.numeri.rules import MAX_SEATS, MIN_SEATS, STAR, TOKENS, UNENTERED_POINTS, VALUE
 from bot.games.numeri.view import NumeriView
-from bot.i18n import catalog, t
+from bot.i18n import t
 from cogs.seats import seat_style
-from cogs.table.presenter import Card, Choice, Happened, Inputs, Picture, SeatInfo
+from cogs.table.presenter import Card, Choice, Happened, Inputs, Picture, Presenter, SeatInfo, who
 
 from .picture import draw
 
@@ -27,11 +27,6 @@ def duration(seconds: int, lang: str) -> str:
     if minutes and rest:
         return t("numeri.time.min_s", lang, m=minutes, s=rest)
     return t("numeri.time.min", lang, m=minutes) if minutes else t("numeri.time.s", lang, s=rest)
-
-
-def who(seats: Sequence[SeatInfo], seat: int) -> str:
-    info = next((s for s in seats if s.seat == seat), None)
-    return f"{seat_style(seat).symbol} {info.name if info else seat + 1}"
 
 
 def face(roll: Any, lang: str) -> str:
@@ -81,10 +76,6 @@ def event_line(happened: Happened, seats: Sequence[SeatInfo], lang: str) -> str 
     return None
 
 
-def since_text(since: Sequence[Happened], seats: Sequence[SeatInfo], lang: str) -> str:
-    return "\n".join(line for h in since if (line := event_line(h, seats, lang)) is not None)
-
-
 def picture(view: NumeriView, seats: Sequence[SeatInfo], lang: str) -> Picture:
     names = [s.name.replace("\\", "") for s in sorted(seats, key=lambda s: s.seat)]
     return Picture(BOARD_FILE, draw(view, names, lang), board_line(view, seats, lang)[:1000])
@@ -115,20 +106,14 @@ def points_line(view: NumeriView, seat: int, lang: str) -> str:
     return "\n".join(parts)
 
 
-class NumeriPresenter:
+class NumeriPresenter(Presenter):
     key = KEY
     colour = discord.Colour.teal()
-
-    def title(self, lang: str) -> str:
-        return t("numeri.title", lang)
+    event_line = staticmethod(event_line)  # since_text tells each step with it
 
     def lobby(self, options: Mapping[str, Any], lang: str) -> str:
         return t("numeri.lobby.description", lang, min=MIN_SEATS, max=MAX_SEATS,
                  per_turn=duration(int(options.get("turn_seconds", 120)), lang))
-
-    def rules(self, lang: str) -> Card:
-        return Card(embeds=(discord.Embed(title=t("numeri.rules.title", lang), description=t("numeri.rules.text", lang),
-                                          colour=self.colour),))
 
     def _board_embed(self, title: str, text: str, view: NumeriView, seats: Sequence[SeatInfo], lang: str
                      ) -> tuple[discord.Embed, Picture]:
@@ -139,7 +124,7 @@ class NumeriPresenter:
     def status(self, view: NumeriView, prompt: Prompt, seats: Sequence[SeatInfo], since: Sequence[Happened],
                lang: str) -> Card:
         name = who(seats, view.current)
-        lines = [since_text(since, seats, lang),
+        lines = [self.since_text(since, seats, lang),
                  t("numeri.turn.rolled", lang, name=name, roll=face(view.roll, lang)),
                  t("numeri.turn.timeout", lang), board_line(view, seats, lang)]
         away = [who(seats, s.seat) for s in seats if s.away]
@@ -151,14 +136,14 @@ class NumeriPresenter:
 
     def done(self, happened: Happened, seats: Sequence[SeatInfo], since: Sequence[Happened], lang: str) -> Card:
         view: NumeriView = happened.after
-        text = "\n".join(x for x in (since_text(since, seats, lang), event_line(happened, seats, lang)) if x)
+        text = "\n".join(x for x in (self.since_text(since, seats, lang), event_line(happened, seats, lang)) if x)
         embed, pic = self._board_embed(t("numeri.done.title", lang), f"{text}\n\n{board_line(view, seats, lang)}",
                                        view, seats, lang)
         return Card(embeds=(embed,), pictures=(pic,))
 
     def final(self, view: NumeriView, seats: Sequence[SeatInfo], since: Sequence[Happened], lang: str) -> Card:
         winners = [who(seats, s) for s in range(view.seats) if view.scores[s] == max(view.scores)]
-        text = "\n\n".join(x for x in (since_text(since, seats, lang),
+        text = "\n\n".join(x for x in (self.since_text(since, seats, lang),
                                        t("numeri.final.winners", lang, names=", ".join(winners))) if x)
         embed, pic = self._board_embed(t("numeri.final.title", lang), text, view, seats, lang)
         for seat in range(view.seats):
@@ -173,19 +158,10 @@ class NumeriPresenter:
         return Inputs(choices=choices, labels=tuple(c.label for c in choices), title=t("numeri.title", lang),
                       placeholder=t("numeri.choice.placeholder", lang))
 
-    def ack(self, action: Action, changed: bool, lang: str) -> str:
-        return t("core.done", lang)
-
     def refusal(self, error: RuleError, lang: str) -> str:
-        key = f"numeri.error.{error.key}"
         if error.key == "blocked" and error.values.get("after") is not None:
-            key = "numeri.error.blocked_after"
-        if key not in catalog(lang) and key not in catalog("en"):
-            return str(error)
-        return t(key, lang, **error.values)
-
-    def reminder(self, view: NumeriView, seat: Seat, seconds: int, channel_id: int, lang: str) -> str:
-        return t("numeri.reminder", lang, seconds=seconds, channel=f"<#{channel_id}>")
+            return t("numeri.error.blocked_after", lang, **error.values)
+        return super().refusal(error, lang)
 
     def score(self, view: NumeriView, seats: Sequence[SeatInfo], lang: str) -> Card:
         embed = discord.Embed(title=t("numeri.score.title" if not view.over else "numeri.final.title", lang),

@@ -1,4 +1,4 @@
-"""The shared Discord front end of the games run by ``bot.tables`` (a GameService): lobby, inputs, timers.
+"""The shared Discord front end of the games run by ``bot.service`` (a GameService): lobby, inputs, timers.
 
 Loaded after the game packages (each registers its presenter and its command group); see presenter.py for
 what a game provides.

@@ -1,4 +1,4 @@
-"""The shared front end of the games ``bot.tables`` runs: lobby buttons, inputs built from each step's prompt,
+"""The shared front end of the games ``bot.service`` runs: lobby buttons, inputs built from each step's prompt,
 the DM router (dms.py), the shared subcommands, ``/score`` and ``/board``. Thin: check, call the service, let the
 game's presenter say it, let :class:`Talk` post it. Every refusal is a private line."""
 
@@ -52,7 +52,7 @@ MODAL_CHECK_WITHIN = 1.5  # a modal cannot follow a deferral: past this, defer a
 class TableCog(DirectMessages, commands.Cog, name="Table"):
     def __init__(self, bot: NumberBot) -> None:
         self.bot = bot
-        self.service: GameService = bot.tables
+        self.service: GameService = bot.service
         self.presenters: Presenters = getattr(bot, "presenters", None) or Presenters()
         self.kinds = frozenset(self.service.games)
         self.languages = Languages(bot.store)  # this cog's language command sets it
@@ -201,19 +201,20 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
     async def _explain_by_dm(self, interaction: Interaction, record: GameRecord) -> None:
         """Tell a new player how to play by DM (a game whose presenter says it); a blocked DM is explained
         privately, never an error."""
-        hook = getattr(self.presenters[record.kind], "join_dm", None)
-        if hook is None:
-            return
+        presenter = self.presenters[record.kind]
         lang = await self.languages.for_user(interaction)
-        if not await self.talk.send_dm(interaction.user.id, hook(record.channel_id, lang)):
+        text = presenter.join_dm(record.channel_id, lang)
+        if text is None:
+            return
+        if not await self.talk.send_dm(interaction.user.id, text):
             await reply(interaction, word(self.presenters[record.kind], "core.dm.blocked", lang))
 
     def lobby_embed(self, record: GameRecord, lang: str, headline: str | None = None,
                     passed: tuple[str, str] | None = None) -> discord.Embed:
         presenter = self.presenters[record.kind]
-        own = getattr(presenter, "lobby_embed", None)
+        own = presenter.lobby_embed(record, lang, headline, passed)
         if own is not None:
-            return own(record, lang, headline, passed)  # type: ignore[no-any-return]
+            return own
         game = self.service.game_of(record.kind)
         embed = discord.Embed(title=t("core.lobby.title", lang, game=presenter.title(lang)),
                               description=headline or presenter.lobby(record.options, lang), colour=presenter.colour)
@@ -401,10 +402,10 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
 
     def _their_turn(self, table: Table, lang: str, user_id: int | None = None) -> Refused:
         """Why the current step does not take this user's action: the game's own reason, else whose turn."""
-        hook = getattr(self.presenters[table.record.kind], "not_asked", None)
+        presenter = self.presenters[table.record.kind]
         seated = table.record.seat_of(user_id) if user_id is not None else None
-        if hook is not None and user_id is not None and table.running:
-            why = hook(table.game.view(table.state, None), seated.seat if seated else None, lang)
+        if user_id is not None and table.running:
+            why = presenter.not_asked(table.game.view(table.state, None), seated.seat if seated else None, lang)
             if why:
                 return Refused(why)
         prompt = table.prompt
@@ -488,19 +489,11 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         presenter = self.presenters[outcome.table.record.kind]
         ack = outcome.ack
         assert ack is not None
-        full = getattr(presenter, "acknowledge", None)
-        if full is not None:
-            table = outcome.table
-            state = outcome.reports[0].before if outcome.reports else table.state
-            complete = bool(outcome.reports) and outcome.reports[0].step == ack.step
-            return str(full(table.game.view(state, None), ack.action, ack.changed, complete,
-                            table.record.channel_id, lang))
-        hook = getattr(presenter, "ack_for", None)
-        if hook is None:
-            return presenter.ack(ack.action, ack.changed, lang)
         table = outcome.table
         state = outcome.reports[0].before if outcome.reports else table.state
-        return str(hook(table.game.view(state, None), ack.action, ack.changed, lang))
+        complete = bool(outcome.reports) and outcome.reports[0].step == ack.step
+        return str(presenter.acknowledge(table.game.view(state, None), ack.action, ack.changed, complete,
+                                         table.record.channel_id, lang))
 
     async def open_private(self, interaction: Interaction, kind: str, game_id: int, step: int) -> None:
         """A sealed step's "Choose secretly": the seat's own options, privately (or a modal for free text)."""
@@ -510,10 +503,10 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             loading = asyncio.ensure_future(self._current(game_id, step))
             loading.add_done_callback(lambda f: f.cancelled() or f.exception())
             done, _ = await asyncio.wait({loading}, timeout=MODAL_CHECK_WITHIN)
-            by_step = getattr(presenter, "modal_for_step", None)
-            if not done and by_step is not None:
+            by_step = presenter.modal_for_step(step, lang) if not done and presenter is not None else None
+            if by_step is not None:
                 # the database is slow: open the game's modal for that step now; the submission is checked
-                modal = TextModal(kind, game_id, step, by_step(step, lang), getattr(presenter, "text_field_id", None))
+                modal = TextModal(kind, game_id, step, by_step, presenter.text_field_id if presenter else None)
                 await interaction.response.send_modal(modal)
                 modal.stop()
                 return
@@ -525,7 +518,7 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             if not legal or inputs.text is not None:
                 if interaction.response.is_done():
                     raise Refused(t("core.error.try_again", lang))
-                modal = TextModal(kind, game_id, step, inputs, getattr(presenter, "text_field_id", None))
+                modal = TextModal(kind, game_id, step, inputs, presenter.text_field_id if presenter else None)
                 await interaction.response.send_modal(modal)
                 modal.stop()
             elif inputs.choices:
@@ -547,7 +540,7 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
     async def submitted(self, interaction: Interaction, kind: str, game_id: int, step: int) -> None:
         """A modal's text, for the step it was opened in (also The Number's modals posted before the upgrade)."""
         presenter = self.presenters.by_key.get(kind)
-        field_id = getattr(presenter, "text_field_id", None) or TEXT_FIELD_ID
+        field_id = (presenter.text_field_id if presenter is not None else None) or TEXT_FIELD_ID
         data = interaction.data or {}
         text = _field_value(data, field_id) or _field_value(data, TEXT_FIELD_ID) or ""
         # Opened from a public message's button (the turn message): a slow answer defers as an update of that
@@ -584,15 +577,14 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
     async def _turn_over_card(self, game_id: int, presenter: Presenter | None, lang: str
                               ) -> tuple[Table, Card] | None:
         """The game's answer to an input for a step that is over: the step open now (None: the shared line)."""
-        hook = getattr(presenter, "turn_over", None)
-        if hook is None:
+        if presenter is None:
             return None
         table = await self.service.table(game_id)
         if not table.running or table.prompt is None:
             return None
-        card = hook(table.game.view(table.state, None), table.prompt, seat_infos(table), table.record.deadline,
-                    lang)
-        return table, card
+        card = presenter.turn_over(table.game.view(table.state, None), table.prompt, seat_infos(table),
+                                   table.record.deadline, lang)
+        return (table, card) if card is not None else None
 
     async def _acknowledge(self, outcome: Outcome, answer: Any, lang: str, interaction: Interaction | None = None,
                            step: int | None = None) -> None:
@@ -661,9 +653,7 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             table = await self.service.table(record.id)
             lang = await (self.languages.for_game(table.record) if public else self.languages.for_user(interaction))
             presenter, view = self.presenters[record.kind], table.game.view(table.state, None)
-            at = getattr(presenter, "score_at", None)
-            card = (at(view, seat_infos(table), table.record.status, lang) if at is not None
-                    else presenter.score(view, seat_infos(table), lang))
+            card = presenter.score_at(view, seat_infos(table), table.record.status, lang)
             await send(interaction, **card.fields(), ephemeral=not public)
 
     @app_commands.rename(player=cmd("player", "commands.opt.player"))

@@ -79,13 +79,10 @@ class DirectMessages:
     async def _refusal(self: TableCog, game_id: int, user_id: int, error: RuleError, presenter: Presenter,
                        lang: str) -> str:
         """A refused action, with the seat's own view when the presenter can say what it may do instead."""
-        hook = getattr(presenter, "refusal_for", None)
-        if hook is None:
-            return presenter.refusal(error, lang)
         table = await self.service.table(game_id)
         seated = table.record.seat_of(user_id)
         view = table.game.view(table.state, seated.seat) if seated is not None and table.running else None
-        return str(hook(error, view, lang))
+        return str(presenter.refusal_for(error, view, lang))
 
     async def _dm_reply(self: TableCog, user_id: int, channel: discord.abc.Messageable, line: str, nonce: str) -> None:
         """Answer a DM, but a burst of DMs gets a few answers and then only the newest one."""

@@ -16,7 +16,7 @@ class Refused(Exception):
 
 def word(presenter: Presenter | None, key: str, lang: str, **values: Any) -> str:
     """A shared sentence, in the game's own words when its presenter has them (``wording``)."""
-    own = getattr(presenter, "wording", {}).get(key) if presenter is not None else None
+    own = presenter.wording.get(key) if presenter is not None else None
     return t(own or key, lang, **values)
 
 
@@ -26,7 +26,7 @@ def explain(error: Exception, lang: str, presenter: Presenter | None = None) -> 
     if isinstance(error, TurnOver | StalePhase):
         return word(presenter, "core.error.turn_over", lang)
     if isinstance(error, GameError):
-        own = getattr(presenter, "wording", {}).get(error.key) if presenter is not None else None
+        own = presenter.wording.get(error.key) if presenter is not None else None
         return t(own, lang, **error.values) if own else error.say(lang)
     if isinstance(error, RuleError):
         return presenter.refusal(error, lang) if presenter is not None else str(error)

@@ -59,7 +59,7 @@ class Restarts:
                 continue
             presenter = self.presenters[record.kind]
             if (record.announced_phase >= record.phase - 1 and record.status_message_id is not None
-                    and getattr(presenter, "thread", None) is None):
+                    and not presenter.threads):
                 # Told and its turn message up: the stored deadline is all the timers need, and the game is
                 # folded on first use (thousands of games are ready at once); a step a crash left undone
                 # (an AI draft, a step complete just before the stop) is taken by the sweep below.
@@ -153,7 +153,7 @@ class Restarts:
                 if full.announced_phase >= full.phase - 1 and not table.running:
                     return
                 reports = [self.service.report_for(full, s) for s in range(full.announced_phase + 1, full.phase)]
-                if hasattr(self.presenter(table), "report"):
+                if self.presenter(table).reports:
                     if game_id not in self.turn_messages:
                         await self._find_up(table, full)  # the turn message the crash left open, to close
                     since = [happened(table, r) for r in reports]
@@ -215,7 +215,7 @@ class Restarts:
         ``since``, which ``done`` puts first), the newest step first: a presenter with threads only. At most
         the newest CLOSED_LOOKBACK steps: a stop falls between one edit and its mark, and a step or two on."""
         presenter = self.presenter(table)
-        if getattr(presenter, "thread", None) is None or hasattr(presenter, "report"):
+        if not presenter.threads or presenter.reports:
             return []
         seats = seat_infos(table)
         steps = range(full.phase - 1, max(-1, full.announced_phase, full.phase - 1 - CLOSED_LOOKBACK), -1)

@@ -39,7 +39,7 @@ from bot.core.stats import (
     summariser,
 )
 from bot.core.table import fold, seed_of, stored_steps
-from bot.games import GAMES, game_for
+from bot.games import game_for
 from bot.i18n import language_of, t
 from cogs.table import stats_render
 from cogs.table.language import cmd as loc
@@ -257,7 +257,8 @@ class TableStats(commands.Cog, name=COG_NAME):
     # Life cycle ---------------------------------------------------------------------------------
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(LeaderboardButton)
-        self.stats = make_stats(self.bot.store, summariser(GAMES), [g.key for g in GAMES],
+        games = tuple(self.bot.service.games.values())  # the bot's games (the tuple, unless handed others)
+        self.stats = make_stats(self.bot.store, summariser(games), [g.key for g in games],
                                 busy_timeout_ms=self.bot.settings.database_busy_timeout_ms)
         if self.stats is not None:
             await self.stats.open()

@@ -114,11 +114,11 @@ class Talk(Restarts):
 
     def thread_of(self, table: Table) -> str | None:
         """The presenter's thread key of the current step (None: one turn message per step)."""
-        hook = getattr(self.presenter(table), "thread", None)
+        presenter = self.presenter(table)
         prompt = table.prompt
-        if hook is None or prompt is None or not table.running:
+        if not presenter.threads or prompt is None or not table.running:
             return None
-        key = hook(table.game.view(table.state, None), prompt)
+        key = presenter.thread(table.game.view(table.state, None), prompt)
         return str(key) if key is not None else None
 
     def continues(self, table: Table, step: int) -> bool:
@@ -133,13 +133,13 @@ class Talk(Restarts):
 
     def nonce(self, presenter: Presenter, what: str, game_id: int, step: int) -> str:
         """The nonce of a game's post: ``{prefix}{game}-{step}``, the prefix the presenter's if it has one."""
-        prefix = getattr(presenter, "nonces", {}).get(what) or DEFAULT_NONCES[what]
+        prefix = presenter.nonces.get(what) or DEFAULT_NONCES[what]
         return f"{prefix}{game_id}-{step}"
 
     def spare_budget(self, table: Table | GameRecord) -> int:
         """A step's spare calls: N + 1 edits and DMs, or the one reminder edit of a game reminded in the channel."""
         record = table.record if isinstance(table, Table) else table
-        return 1 if hasattr(self.presenter(record), "reminder_line") else len(record.seats) + 1
+        return 1 if self.presenter(record).reminds_in_channel else len(record.seats) + 1
 
     def _spend(self, table: Table, calls: int) -> bool:
         """Take ``calls`` from the step's spare budget; False when it is spent (the call is not made)."""
@@ -284,7 +284,7 @@ class Talk(Restarts):
         lang = await self.languages.for_game(record)
         seats = seat_infos(table)
         self._take_stored_up(table, reports)
-        if hasattr(presenter, "report"):
+        if presenter.reports:
             await self._report(table, [happened(table, r) for r in reports], lang, shown=shown,
                                catching_up=catching_up)
             return
@@ -306,7 +306,7 @@ class Talk(Restarts):
             self.turn_messages.pop(table.id, None)
         # A presenter that keeps one message per thread told the ended step in that message already (unless
         # that edit failed); others tell it again at the top of the next turn message.
-        told = up.step if up is not None and closed and getattr(presenter, "thread", None) is not None else None
+        told = up.step if up is not None and closed and presenter.threads else None
         if told is not None and any(r.step == told for r in reports):
             await self._mark_told(table, told)  # told in its own message: a restart must not repeat it
         since = [happened(table, r) for r in reports if r.step not in (shown, told)]
@@ -327,8 +327,9 @@ class Talk(Restarts):
         """The turn message of ``step`` (``before``: its state) known from the store only: what it shows above
         its own card is learnt from an interaction's message or read once before the close."""
         prompt = table.game.prompt(before)
-        hook = getattr(self.presenter(table), "thread", None)
-        key = hook(table.game.view(before, None), prompt) if hook is not None and prompt is not None else None
+        presenter = self.presenter(table)
+        key = (presenter.thread(table.game.view(before, None), prompt) if presenter.threads and prompt is not None
+               else None)
         return TurnMessage(step, message_id, (), None if key is None else str(key), head=None)
 
     async def _mark_told(self, table: Table, step: int) -> None:
@@ -356,17 +357,16 @@ class Talk(Restarts):
         now = await self.service.table(table.id)  # the game as it is now: it may have ended meanwhile
         for index, step in enumerate(steps):
             found = await self.recent_message(record, lambda m, h=step: bool(
-                presenter.reported(m, h))) if catching_up else None  # type: ignore[attr-defined]
-            card = presenter.report(step, seats, lang)  # type: ignore[attr-defined]
+                presenter.reported(m, h))) if catching_up else None
+            card = presenter.report(step, seats, lang)
             if index == len(steps) - 1 and self._with_turn(now, step, card, lang) and (
                     found is None or self._turn_of(found, record, now.step)):
                 # one message: this report above the next turn message (found as such after a restart)
                 await self.open_turn(now, (), lang=lang, catching_up=catching_up, head=card)
                 return
             if found is None:
-                pictures = getattr(presenter, "report_pictures", None)
-                if pictures is not None and self.may_attach(record.channel_id):
-                    card = replace(card, pictures=tuple(await pictures(step, record, lang)))
+                if self.may_attach(record.channel_id):
+                    card = replace(card, pictures=tuple(await presenter.report_pictures(step, record, lang)))
                 if await self.post(record, nonce=self.nonce(presenter, "report", table.id, step.step), card=card
                                    ) is None:
                     return  # caught up later
@@ -399,7 +399,7 @@ class Talk(Restarts):
         reminder) by one edit, when no interaction could do it (a deadline, a DM)."""
         partial = self.channel(table.record.channel_id).get_partial_message(up.message_id)
         head = up.head
-        if head is None and ended is not None and hasattr(self.presenter(table), "closed"):
+        if head is None and ended is not None and self.presenter(table).closes_turn:
             # found after a restart: what is above the turn's own card (its last embed unless the current
             # step's card says otherwise) is read from the message, once
             try:
@@ -422,10 +422,8 @@ class Talk(Restarts):
         """The turn message's card, with the "game N" footer unless the presenter wants none."""
         presenter = self.presenter(table)
         view = table.game.view(table.state, None)
-        at = getattr(presenter, "status_at", None)
-        card = (at(view, prompt, seats, since, table.record.deadline, lang) if at is not None
-                else presenter.status(view, prompt, seats, since, lang))
-        if getattr(presenter, "footer_on_turn", True):
+        card = presenter.status_at(view, prompt, seats, since, table.record.deadline, lang)
+        if presenter.footer_on_turn:
             card = self._with_footer(card, presenter.title(lang), table.id, False, lang)
         return card
 
@@ -516,8 +514,8 @@ class Talk(Restarts):
 
     async def tell_timed_out(self, table: Table, reports: Sequence[StepReport]) -> None:
         """DM each seat the deadline acted for what was done in its name (the presenter's optional hook)."""
-        hook = getattr(self.presenter(table), "timed_out", None)
-        if hook is None:
+        hook = self.presenter(table).timed_out
+        if not any(report.timed_out for report in reports):
             return
         lang = await self.languages.for_game(table.record)
         game = table.game
@@ -533,7 +531,7 @@ class Talk(Restarts):
         ``outside``: made outside the turn message (a DM). A game reminded in the channel then shows it only
         when the message is next updated or closed: its one spare call goes to that close, which no
         interaction will do for free."""
-        if outside and hasattr(self.presenter(table), "reminder_line"):
+        if outside and self.presenter(table).reminds_in_channel:
             self._spare_calls[table.id] = 0
             return
         key = (STATUS, table.id)
@@ -551,7 +549,7 @@ class Talk(Restarts):
             prompt = table.prompt
             if not table.running or table.step != step or up is None or up.step != step or prompt is None:
                 return
-            if up.head is None and hasattr(self.presenter(table), "report"):
+            if up.head is None and self.presenter(table).reports:
                 return  # found after a restart: the report above it is not known, an edit would drop it
             lang = await self.languages.for_game(table.record)
             card = self.turn_card(table, up, lang)
@@ -595,7 +593,7 @@ class Talk(Restarts):
         record = table.record
         if not table.running or table.step != step or record.deadline is None:
             return
-        if hasattr(self.presenter(table), "reminder_line"):
+        if self.presenter(table).reminds_in_channel:
             await self._remind_in_channel(game_id, step)
             return
         left = max(1, int(record.deadline - self.bot.clock.now()))
@@ -609,15 +607,15 @@ class Talk(Restarts):
 
     def reminder_text(self, table: Table, lang: str) -> str | None:
         """The turn message's reminder line (seconds left, who is awaited), from the presenter's hook."""
-        hook = getattr(self.presenter(table), "reminder_line", None)
+        presenter = self.presenter(table)
         deadline = table.record.deadline
-        if hook is None or deadline is None or not table.running:
+        if not presenter.reminds_in_channel or deadline is None or not table.running:
             return None
         awaited = [s for s in seat_infos(table) if s.awaited and not s.is_ai]
         if not awaited:
             return None
         left = max(1, int(deadline - self.bot.clock.now()))
-        return str(hook(table.game.view(table.state, None), awaited, left, lang)) or None
+        return str(presenter.reminder_line(table.game.view(table.state, None), awaited, left, lang)) or None
 
     async def _remind_in_channel(self, game_id: int, step: int) -> None:
         """One edit of the turn message (its content only: the embeds above stay as they are), never a
@@ -652,11 +650,10 @@ class Talk(Restarts):
         """What the turn message of a step told in a report becomes once the step is over: the presenter's
         ``closed`` card under the embeds above it; None when it cannot be drawn (only the buttons go)."""
         presenter = self.presenter(table)
-        hook = getattr(presenter, "closed", None)
         embeds = up.head if head is None else head
-        if hook is None or embeds is None:
+        if not presenter.closes_turn or embeds is None:
             return None
-        card: Card = hook(ended, ended_seats(seat_infos(table), ended), lang)
+        card = presenter.closed(ended, ended_seats(seat_infos(table), ended), lang)
         return Card(card.content, (*embeds, *card.embeds), card.pictures)
 
     async def update_in_response(self, interaction: discord.Interaction[Any], game_id: int, step: int,
@@ -696,7 +693,7 @@ class Talk(Restarts):
                 self.turn_messages[game_id] = replace(up, head=head)
                 return True
             presenter = self.presenter(table)
-            if hasattr(presenter, "report"):
+            if presenter.reports:
                 card = self.closed_card(table, up, happened(table, ended), lang, head)
                 if card is None:
                     await answer(view=None)

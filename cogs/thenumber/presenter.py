@@ -2,8 +2,8 @@
 
 The Number tells each turn in a report (the reveal: see the ``report`` hook in cogs/table/presenter.py),
 posted at the top of the next turn message when both fit in one; the turn message is closed once its turn
-is over (``closed``) and reminds in the channel (``reminder_line``). It words a few shared sentences its own
-way, and keeps the nonces of the messages it posted before it moved onto the shared front end.
+is over (``closed``) and reminds in the channel (``reminder_line``). What it kept from before the shared front
+end (nonces, the modal's field id, its wording of shared sentences) is in legacy.py.
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ from bot.games.thenumber.errors import SitsOut, TheNumberError
 from bot.games.thenumber.game import FIELD, SeatView, table_of
 from bot.i18n import LANGUAGES, t
 from bot.i18n.thenumber import refusal
-from cogs.table.presenter import Card, Happened, Inputs, Picture, SeatInfo, TextInput
+from cogs.table.presenter import Card, Happened, Inputs, Picture, Presenter, SeatInfo, TextInput
 from storage.base import GameRecord
 
 from . import render
 from .chart import chart_filename, final_chart_png
+from .legacy import TheNumberLegacy
 
 KEY = rules.GAME_KEY
-NUMBER_FIELD_ID = "number"  # the modal's text input, as before the shared front end
 
 
 def state_of(view: PublicView) -> GameState:
@@ -39,24 +39,12 @@ def state_of(view: PublicView) -> GameState:
     return state
 
 
-class TheNumberPresenter:
+class TheNumberPresenter(TheNumberLegacy, Presenter):
     key = KEY
     colour = render.ACCENT
-    # The nonces The Number's messages always had: a reveal (or a turn message) re-sent after the upgrade is
-    # still recognised by Discord as the one posted before it.
-    nonces: Mapping[str, str] = {"turn": "ts", "report": "tn"}
-    footer_on_turn = False  # the reveal carries the game's number; the turn message never did
-    text_field_id = NUMBER_FIELD_ID
-    # Shared sentences The Number words its own way (it always did).
-    wording: Mapping[str, str] = {
-        "core.lobby.started": "thenumber.lobby.started",
-        "core.lobby.cancelled_by": "thenumber.lobby.cancelled_by",
-        "core.lobby.everyone_left": "thenumber.lobby.everyone_left",
-        "core.dm.lobby": "thenumber.dm.lobby",
-        "core.error.turn_over": "thenumber.error.turn_over",
-        "core.dm.blocked": "thenumber.dm.blocked",
-        "core.error.cancelled": "core.error.over",  # an old turn message's button, once the game was cancelled
-    }
+    reports = True  # each turn's reveal is a message of its own
+    closes_turn = True  # the turn message of a revealed turn says who missed it
+    reminds_in_channel = True  # one edit of the turn message instead of a DM to each player awaited
 
     def title(self, lang: str) -> str:
         return "The Number"

@@ -57,7 +57,7 @@ class BinomialGame:
     title = TITLE
     seats = SEATS
     options = (
-        Option("turn_seconds", TURN_SECONDS, min=15, max=3600),
+        TURN_SECONDS,
         Option("dark", False),
         Option("reward_for_fighting", False),
         Option("openness", False),

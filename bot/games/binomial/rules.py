@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from bot.core.game import Option
+
 GAME_KEY: Final = "binomial"
 TITLE: Final = "Binomial"
 
@@ -21,7 +23,8 @@ DIE: Final = range(10)  # a ten-sided die, faces 0-9
 ALL_NUMBERS: Final = range(100)  # 00-99: a leading zero is allowed
 
 MATCH_GAMES: Final = 3  # the text recommends three games in a row, points added up
-TURN_SECONDS: Final = 30  # default timer per roll and per declaration
+# The timer per roll and per declaration (/binomial start turn_seconds): its own default, not the bot's setting
+TURN_SECONDS: Final = Option("turn_seconds", default=30, min=15, max=3600)
 
 # Variants
 REWARD_MIN_FIGHTERS: Final = 3  # "reward for fighting": with at least this many fighters ...

@@ -11,16 +11,15 @@ from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any
 
-from bot.core.game import Action, Option, Prompt, Result, Seat, Step
+from bot.core.game import Action, Prompt, Result, Seat, Step
 
 from . import engine, errors
 from .ai import choose
 from .engine import Event, State
-from .rules import DIE_FACES, GAME_KEY, MAX_SEATS, MIN_SEATS, TITLE
+from .rules import DIE_FACES, GAME_KEY, MAX_SEATS, MIN_SEATS, TITLE, TURN_SECONDS
 from .view import NumeriView, view_of
 
 AI_LEVELS = ("easy", "normal", "hard")
-TURN_SECONDS = Option("turn_seconds", default=120, min=15, max=3600)
 
 
 def die_rng(seed: int, throws: int) -> Random:

@@ -6,8 +6,12 @@ correction to the board or to a barrier is a change to one row here.
 
 from typing import Final, Literal
 
+from bot.core.game import Option
+
 GAME_KEY: Final = "numeri"
 TITLE: Final = "Numeri"
+# The table's timer (/numeri start turn_seconds); the bot's TURN_SECONDS setting is the default on Discord.
+TURN_SECONDS: Final = Option("turn_seconds", default=120, min=15, max=3600, server_default=True)
 
 MIN_SEATS: Final = 2
 MAX_SEATS: Final = 4

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from bot.core.game import Action, Game, History, Option, Prompt, Result, RuleError, Seat, Step
+from bot.core.game import Action, Game, History, Prompt, Result, RuleError, Seat, Step
 
 from . import ai, rules
 from .ai_history import checked_priors, prior_from_history
@@ -23,9 +23,7 @@ from .errors import BadSeating, GameOver, MalformedNumber, NotSeated, SitsOut, T
 
 KIND = "number"  # the prompt's kind: the presenter asks for a three-digit number
 FIELD = "number"  # the one key of an action: {"number": "513"}
-
-# The bounds of /thenumber start's turn_seconds (cogs/thenumber/__init__.py) and of Settings.turn_seconds.
-TURN_SECONDS = Option("turn_seconds", default=120, min=15, max=3600)
+TURN_SECONDS = rules.TURN_SECONDS  # also the bounds of Settings.turn_seconds (a test checks they agree)
 
 
 # The engine's typed errors, each also a RuleError: the core catches RuleError, while the presenter (and

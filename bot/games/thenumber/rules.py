@@ -5,7 +5,12 @@ A correction to the rules should be a one-line change here.
 
 from typing import Final
 
+from bot.core.game import Option
+
 GAME_KEY: Final = "thenumber"
+
+# The table's timer (/thenumber start turn_seconds); the bot's TURN_SECONDS setting is the default on Discord.
+TURN_SECONDS: Final = Option("turn_seconds", default=120, min=15, max=3600, server_default=True)
 
 MIN_SEATS: Final = 2
 MAX_SEATS: Final = 5

@@ -1,10 +1,7 @@
-"""Slash command names, descriptions and options of every game: English."""
+"""Slash command names, descriptions and options shared by every game: English."""
 
 MESSAGES = {
-    "commands.thenumber": "thenumber",
-    "commands.thenumber.desc": "Play The Number, the secret three-digit numbers game",
     "commands.start": "start",
-    "commands.start.desc": "Open a table of The Number in this channel",
     "commands.join": "join",
     "commands.join.desc": "Take a seat at the table in this channel",
     "commands.leave": "leave",
@@ -14,7 +11,6 @@ MESSAGES = {
     "commands.kick": "kick",
     "commands.kick.desc": "Remove a player from the game in this channel (host only)",
     "commands.rules": "rules",
-    "commands.rules.desc": "How to play The Number",
     "commands.language": "language",
     "commands.language.desc": "The bot's language in this server (Manage Server)",
     "commands.score": "score",
@@ -24,7 +20,6 @@ MESSAGES = {
     "commands.opt.turn_seconds": "turn_seconds",
     "commands.opt.turn_seconds.desc": "Seconds per turn (15-3600)",
     "commands.opt.ai_players": "ai_players",
-    "commands.opt.ai_players.desc": "AI players to seat now (0-4)",
     "commands.opt.ai_level": "ai_level",
     "commands.opt.ai_level.desc": "How well the AI players play",
     "commands.opt.player": "player",

@@ -1,10 +1,7 @@
 """Noms, descriptions et options des commandes de tous les jeux : français."""
 
 MESSAGES = {
-    "commands.thenumber": "thenumber",
-    "commands.thenumber.desc": "Jouer à The Number, le jeu des nombres secrets à trois chiffres",
     "commands.start": "lancer",
-    "commands.start.desc": "Ouvrir une table de The Number dans ce salon",
     "commands.join": "rejoindre",
     "commands.join.desc": "Prendre une place à la table de ce salon",
     "commands.leave": "quitter",
@@ -14,7 +11,6 @@ MESSAGES = {
     "commands.kick": "retirer",
     "commands.kick.desc": "Retirer un joueur de la partie de ce salon (hôte seulement)",
     "commands.rules": "règles",
-    "commands.rules.desc": "Comment jouer à The Number",
     "commands.language": "langue",
     "commands.language.desc": "La langue du bot sur ce serveur (Gérer le serveur)",
     "commands.score": "score",
@@ -24,7 +20,6 @@ MESSAGES = {
     "commands.opt.turn_seconds": "secondes_par_tour",
     "commands.opt.turn_seconds.desc": "Secondes par tour (15-3600)",
     "commands.opt.ai_players": "ia",
-    "commands.opt.ai_players.desc": "Nombre d'IA à installer maintenant (0-4)",
     "commands.opt.ai_level": "niveau_ia",
     "commands.opt.ai_level.desc": "Le niveau de jeu des IA",
     "commands.opt.player": "joueur",

@@ -1,6 +1,11 @@
 """The Number on Discord and in the terminal: English."""
 
 MESSAGES = {
+    "thenumber.cmd.thenumber": "thenumber",
+    "thenumber.cmd.thenumber.desc": "Play The Number, the secret three-digit numbers game",
+    "thenumber.cmd.start.desc": "Open a table of The Number in this channel",
+    "thenumber.cmd.rules.desc": "How to play The Number",
+    "thenumber.cmd.opt.ai_players.desc": "AI players to seat now (0-4)",
     "thenumber.lobby.title": "The Number: join the table",
     "thenumber.lobby.description": ("Everyone secretly picks a three-digit number each turn; a number sharing a "
                                     "digit with any smaller one is eliminated. {min}-{max} players, {rounds} rounds "
@@ -101,7 +106,6 @@ MESSAGES = {
                                   "round."),
     "thenumber.refuse.game_over": "You can't choose now: the game is over.",
     "thenumber.refuse.not_seated": "You are not playing in this game.",
-    "thenumber.error.options": "Turn seconds must be 15-3600 and AI players 0-4.",
     "thenumber.error.sits_out": "Every digit on your board is crossed off: you sit out until the round ends.",
     "thenumber.error.turn_over": "That turn is already over. Use the newest turn message to choose.",
     "thenumber.error.turn_over_now": ("That turn is over, so that number was not saved. Now it is round {round}, "

@@ -1,6 +1,11 @@
 """The Number sur Discord et dans le terminal : français."""
 
 MESSAGES = {
+    "thenumber.cmd.thenumber": "thenumber",
+    "thenumber.cmd.thenumber.desc": "Jouer à The Number, le jeu des nombres secrets à trois chiffres",
+    "thenumber.cmd.start.desc": "Ouvrir une table de The Number dans ce salon",
+    "thenumber.cmd.rules.desc": "Comment jouer à The Number",
+    "thenumber.cmd.opt.ai_players.desc": "Nombre d'IA à installer maintenant (0-4)",
     "thenumber.lobby.title": "The Number : prenez place",
     "thenumber.lobby.description": ("À chaque tour, chacun choisit en secret un nombre à trois chiffres ; un nombre "
                                     "qui a un chiffre en commun avec un nombre plus petit est éliminé. {min} à {max} "
@@ -105,7 +110,6 @@ MESSAGES = {
                                   "tour jusqu'à la fin de la manche."),
     "thenumber.refuse.game_over": "Vous ne pouvez pas choisir : la partie est terminée.",
     "thenumber.refuse.not_seated": "Vous ne jouez pas dans cette partie.",
-    "thenumber.error.options": "La durée d'un tour doit être de 15 à 3600 secondes et le nombre d'IA de 0 à 4.",
     "thenumber.error.sits_out": ("Tous les chiffres de votre plateau sont barrés : vous passez votre tour jusqu'à la "
                                  "fin de la manche."),
     "thenumber.error.turn_over": "Ce tour est déjà terminé. Utilisez le message du tour le plus récent pour choisir.",

@@ -1,0 +1,1 @@
+"""numeri's words, one module per language (``MESSAGES``, every key starting ``numeri.``); see bot/i18n."""

@@ -1,0 +1,25 @@
+"""Nim on Discord: the ``/nim`` group (from the game's declaration, its ``pile`` option included) and the
+presenter."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from discord.ext import commands
+
+from bot.games.nim.game import GAME
+from cogs.table.game_cog import add_game_cog, game_group
+from cogs.table.stats import StatsPresenter
+
+from .presenter import PRESENTER
+
+if TYPE_CHECKING:
+    from bot.client import NumberBot
+
+
+class NimCog(commands.Cog, name="Nim"):
+    group = game_group(GAME)
+
+
+async def setup(bot: NumberBot) -> None:
+    await add_game_cog(bot, NimCog(), GAME.key, PRESENTER, StatsPresenter())

@@ -1,0 +1,1 @@
+"""Nim's words, one module per language (``MESSAGES``, every key starting ``nim.``)."""
