@@ -35,11 +35,13 @@ class Capture:
     counts: dict[str, Any]
 
 
-async def capture(key: str, seats: int, humans: int, seed: int = 1, *, think: float = 5.0,
-                  turn_seconds: int = 60) -> Capture:
-    """Play and record one game; the transcript and the counts."""
+async def capture(key: str, seats: int, humans: int, seed: int = 1, *, think: float = 5.0, late: float = 0.2,
+                  turn_seconds: int = 60, validate: bool = True) -> Capture:
+    """Play and record one game; the transcript and the counts (``validate``: the fake checks every body
+    against Discord's OpenAPI description, its violations listed in ``played.fake.violations``)."""
     with tempfile.TemporaryDirectory(prefix="capture-") as tmp:
-        played = await play_game(key, seats, humans, seed, Path(tmp), think=think, turn_seconds=turn_seconds)
+        played = await play_game(key, seats, humans, seed, Path(tmp), think=think, late=late,
+                                 turn_seconds=turn_seconds, validate=validate)
     title = (f"{key}: {seats} seats, humans {', '.join(n.capitalize() for n in played.humans)}, "
              f"{seats - humans} AI, seed {seed}")
     text = transcript(played.fake.world, played.fake.world.journal or [], played.names, played.fake.requests, title)
@@ -63,9 +65,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--think", type=float, default=5.0, help="fake-clock seconds a human takes per move")
+    parser.add_argument("--late", type=float, default=0.2,
+                        help="share of moves a human makes only after the step's reminder")
     parser.add_argument("--turn-seconds", type=int, default=60)
     args = parser.parse_args(argv)
-    result = asyncio.run(capture(args.game, args.seats, args.humans, args.seed, think=args.think,
+    result = asyncio.run(capture(args.game, args.seats, args.humans, args.seed, think=args.think, late=args.late,
                                  turn_seconds=args.turn_seconds))
     text, data = write(result, args.out)
     print(table(result.counts))

@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from tests.fakediscord.state import MESSAGE_FLAG_EPHEMERAL, MESSAGE_FLAG_LOADING
+from tests.fakediscord.state import MESSAGE_FLAG_EPHEMERAL
 
 from .capture_render import readable_text, walk
 
@@ -84,8 +84,6 @@ def count(played: Any) -> Json:
             if kind == "edit":
                 dm_edits[who] += channel.is_dm
                 continue
-            if version.get("flags", 0) & MESSAGE_FLAG_LOADING:
-                continue  # a "thinking" placeholder: its followup replaces it, counted once
             (ephemeral if message.ephemeral else dms)[who] += 1
             private_by_kind[(str(ctx.get("kind")), "ephemeral" if message.ephemeral else "dm")][who] += 1
         elif kind == "modal":

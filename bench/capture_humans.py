@@ -6,7 +6,7 @@ opened, and, when nothing can be pressed, a DM. The strategy only picks among th
 needs (The Number's three digits) comes from the game's weakest AI playing that seat from its own view, which is
 always a legal choice. A game with no strategy of its own gets :class:`FirstChoice` (the first enabled control,
 a select's first option); the three games play :class:`RandomChoice` (a legal random choice, as a casual player
-would), seeded, so that one seed gives one game.
+would), seeded, so that one seed gives one game; in The Number the third human and on type their number by DM.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ class Turn:
     view: Any
     legal: Sequence[Mapping[str, Any]] | None
     rng: Random
+    human: int = 0  # which of the simulated humans (0: the host)
 
     def ai_text(self) -> str:
         """A legal choice as the human would type it: the weakest AI's action for this seat, its one value."""
@@ -47,7 +48,11 @@ class Human(Protocol):
         ...
 
     def text(self, field: Json, turn: Turn) -> str:
-        """What is typed in a modal's text input, or sent by DM when nothing can be pressed."""
+        """What is typed in a modal's text input, or sent by DM."""
+        ...
+
+    def by_dm(self, turn: Turn) -> bool:
+        """Whether this human sends the move by DM even though something can be pressed."""
         ...
 
 
@@ -66,6 +71,9 @@ class FirstChoice:
 
     def text(self, field: Json, turn: Turn) -> str:
         return turn.ai_text()
+
+    def by_dm(self, turn: Turn) -> bool:
+        return False
 
 
 class RandomChoice(FirstChoice):
@@ -90,5 +98,17 @@ def strategy(key: str) -> Human:
     return STRATEGIES.get(key, FirstChoice())
 
 
-for _key in ("thenumber", "numeri", "binomial"):
-    register(_key, RandomChoice())
+class TypesByDM(RandomChoice):
+    """A legal random choice; from the ``from_human``-th human on, typed by DM (as the join DM offers) instead of
+    through the turn message's form: both ways are shown, and what the others see of a DM choice."""
+
+    def __init__(self, from_human: int) -> None:
+        self.from_human = from_human
+
+    def by_dm(self, turn: Turn) -> bool:
+        return turn.human >= self.from_human
+
+
+register("thenumber", TypesByDM(from_human=2))  # the third human and on
+register("numeri", RandomChoice())
+register("binomial", RandomChoice())

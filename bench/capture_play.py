@@ -249,10 +249,10 @@ class Game:
             if table.step != step or seat not in table.awaited():
                 return True
             turn = Turn(table.game, seat, table.game.view(table.state, seat), table.game.legal(table.state, seat),
-                        self.rng)
+                        self.rng, self.humans.index(name))
             found = self.controls(user, step)
-            if found is None:
-                await user.send_dm(self.human.text({}, turn))  # nothing to press: the game takes a DM
+            if found is None or self.human.by_dm(turn):
+                await user.send_dm(self.human.text({}, turn))  # nothing to press, or this player types by DM
             else:
                 message, controls = found
                 control = self.human.control(controls, turn)
@@ -309,8 +309,7 @@ def context(playing: Game) -> dict[str, Any]:
     """The game's step at a journal entry: its number, what it asks (the prompt's kind) and of whom."""
     tables = getattr(playing.bot.tables, "_tables", {}) if playing.world.bot is not None else {}
     table = tables.get(playing.game_id)
-    if table is None or table.state is None:
-        return {} if playing.started else {"kind": "lobby"}
+    if table is None or table.state is None:  # not started yet, or over (a finished table leaves the cache)
+        return {"kind": "end" if playing.started else "lobby"}
     prompt = table.prompt
-    return {"step": table.step, "kind": prompt.kind if prompt is not None else None,
-            "status": table.record.status}
+    return {"step": table.step, "kind": prompt.kind if prompt is not None else "end", "status": table.record.status}
