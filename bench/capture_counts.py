@@ -4,12 +4,14 @@ Channel: messages posted (an interaction's public answer included), edits, files
 longest message, the readable characters of each turn message (a channel message carrying the step's controls,
 at its longest such version). Private: per player, DMs and private (ephemeral) answers, also split by what the
 step asked (the prompt's kind: Binomial's rolls are "place"), and the forms (modals) opened. Clicks: per human,
-presses, picks and form submissions, in all and per step acted (also by the step's kind). REST: the requests
+presses, picks and form submissions, in all and per step acted (also by the step's kind), and the presses of a
+step's only move button (a forced move that waited for a press). REST: the requests
 counted against Discord's global rate limit, and the interaction callbacks and webhooks, which are not.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 from collections import Counter, defaultdict
@@ -55,15 +57,17 @@ def count(played: Any) -> Json:
     private_by_kind: dict[tuple[str, str], Counter[int]] = defaultdict(Counter)  # (step kind, "dm"/"ephemeral")
     modals: Counter[int] = Counter()
     longest = longest_private = 0
-    turn_chars: dict[int, int] = {}
+    turn_chars: dict[int, int] = {}  # a turn message -> its longest version's readable characters
+    turn_lines: dict[int, int] = {}  # ... and lines
     clicks: Counter[int] = Counter()
     per_step: dict[tuple[int, Any, str], int] = Counter()  # (user, step, the step's kind) -> clicks
-    slash = 0
+    slash = forced = 0
+    shown: dict[int, Json] = {}  # message -> its version on screen
     for entry in journal:
         kind, ctx = entry["kind"], entry.get("context") or {}
         if kind in ("post", "edit"):
             message = world.messages[entry["message"]]
-            version = message.history[entry["version"]]
+            version = shown[message.id] = message.history[entry["version"]]
             channel = world.channels[message.channel_id]
             files = entry.get("uploads") or []
             chars = len(readable_text(version))
@@ -77,6 +81,7 @@ def count(played: Any) -> Json:
                 if any(step_ids.match(str(c.get("custom_id", "")))
                                             for c in walk(version.get("components") or [])):
                     turn_chars[message.id] = max(turn_chars.get(message.id, 0), chars)
+                    turn_lines[message.id] = max(turn_lines.get(message.id, 0), readable_text(version).count("\n") + 1)
                 continue
             private_uploads += len(files)
             longest_private = max(longest_private, chars)
@@ -93,6 +98,11 @@ def count(played: Any) -> Json:
                 slash += 1
                 continue
             clicks[entry["user"]] += 1
+            offered = [c for c in walk((shown.get(entry.get("message") or 0) or {}).get("components") or [])
+                       if step_ids.match(str(c.get("custom_id", ""))) and not c.get("disabled")]
+            # one button, a move (not the "choose secretly" opener of a sealed step): a press it had to make
+            forced += (len(offered) == 1 and offered[0].get("type") == 2
+                       and not str(offered[0].get("custom_id")).endswith(":seal"))
             per_step[(entry["user"], ctx.get("step"), str(ctx.get("kind")))] += 1
 
     by_kind: dict[str, list[int]] = defaultdict(list)
@@ -100,11 +110,20 @@ def count(played: Any) -> Json:
         by_kind[kind].append(n)
     requests = played.fake.requests[played.first_request:]
     limited = sum(not INTERACTION_PATH.match(r.path) for r in requests)
+    # Rate-limited calls from each human action (a press, a pick, a form, a DM) to the next one (whatever the
+    # bot did meanwhile: the AI's moves, the next turn message, reminders), the lobby left out.
+    marks = [e["requests_before"] for e in journal if e["kind"] in ("interaction", "user_message")
+             and e["user"] in humans and (e.get("context") or {}).get("kind") not in ("lobby", None)
+             and e.get("type") != 2]
+    bounds = [*marks, len(played.fake.requests)]
+    between = [sum(not INTERACTION_PATH.match(r.path) for r in played.fake.requests[a:b])
+               for a, b in itertools.pairwise(bounds)]
     return {
         "game": played.key, "seats": played.seats, "humans": len(played.humans), "seed": played.seed,
         "steps": played.record.phase, "status": played.record.status,
         "channel": {"posts": posts, "edits": edits, "uploads": uploads, "upload_bytes": upload_bytes,
-                    "longest_chars": longest, "turn_messages": spread(sorted(turn_chars.values()))},
+                    "longest_chars": longest, "turn_messages": spread(sorted(turn_chars.values())),
+                    "turn_message_lines": spread(sorted(turn_lines.values()))},
         "private": {
             "dms": {players.get(u, str(u)): n for u, n in sorted(dms.items())},
             "dms_per_player": spread([dms[u] for u in players]),
@@ -118,8 +137,10 @@ def count(played: Any) -> Json:
         "modals_total": sum(modals.values()),
         "clicks": {players[u]: clicks[u] for u in players},
         "clicks_per_step": {k: spread(v) for k, v in sorted(by_kind.items())},
+        "presses_of_a_lone_button": forced,
         "slash_commands": slash,
         "rest": {"rate_limited": limited, "interaction_answers": len(requests) - limited},
+        "rest_per_human_action": spread(between),
     }
 
 
@@ -134,13 +155,17 @@ def table(counts: Json) -> str:
         ("channel edits", ch["edits"]),
         ("channel uploads", f"{ch['uploads']} ({ch['upload_bytes']:,} bytes)"),
         ("longest channel message", f"{ch['longest_chars']} chars"),
-        ("turn messages", f"{turn['n']}: readable chars max {turn['max']}, median {turn['median']}"),
+        ("turn messages", f"{turn['n']}: readable chars max {turn['max']}, median {turn['median']}; lines max "
+                          f"{ch['turn_message_lines']['max']}, median {ch['turn_message_lines']['median']}"),
         ("DMs per player", f"max {pv['dms_per_player']['max']}, total {pv['dms_per_player']['total']} "
                            f"{pv['dms']}"),
         ("private answers (ephemeral)", f"{pv['ephemeral_total']} {pv['ephemeral']}"),
         ("modals opened", f"{counts['modals_total']} {counts['modals']}"),
         ("clicks per human", counts["clicks"]),
+        ("presses of the step's only button", counts["presses_of_a_lone_button"]),
         ("REST rate-limited / interaction", f"{rest['rate_limited']} / {rest['interaction_answers']}"),
+        ("rate-limited calls per human action", f"median {counts['rest_per_human_action']['median']}, max "
+                                                 f"{counts['rest_per_human_action']['max']} (to the next action)"),
     ]
     for kind, s in counts["private"]["per_player_by_kind"].items():
         rows.append((f"private msgs per player, {kind} steps",

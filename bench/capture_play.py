@@ -28,7 +28,7 @@ from bot.core.table import Table
 from bot.games import game_for
 from tests.conftest import FakeClock
 from tests.discord_world import World, make_world
-from tests.fakediscord import FakeDiscord, InteractionResult, Message, SimUser
+from tests.fakediscord import FakeDiscord, InteractionResult, Message, SimulationError, SimUser
 from tests.fakediscord.limits import text_inputs
 from tests.fakediscord.state import BOT_USER_ID
 from tests.fakediscord.users import walk_components
@@ -266,11 +266,18 @@ class Game:
         return table.step != step or self.seat_of(table, name) not in table.awaited()
 
     async def answer_modal(self, user: SimUser, result: InteractionResult, turn: Turn) -> None:
+        """Fill the form the bot opened: its text inputs typed, its selects picked (by the strategy)."""
         if result.modal is None:
             return
-        values = {comp["custom_id"]: self.human.text(comp, turn) for comp, _ in text_inputs(
-            result.modal.get("components") or [])}
-        await (await user.submit_modal(result, values)).wait()
+        fields = result.modal.get("components") or []
+        values: dict[str, Any] = {comp["custom_id"]: self.human.text(comp, turn) for comp, _ in text_inputs(fields)}
+        values |= {comp["custom_id"]: self.human.options(comp, turn) for comp in walk_components(fields)
+                   if comp.get("type") == 3 and comp.get("custom_id")}
+        try:
+            submitted = await user.submit_modal(result, values)
+        except SimulationError as error:  # e.g. a form with selects, before the fake can submit them
+            raise CaptureError(f"could not submit the form {result.modal.get('title')!r}: {error}") from error
+        await submitted.wait()
 
 
 async def play_game(key: str, seats: int, humans: int, seed: int, db_dir: Path, *, think: float = 5.0,

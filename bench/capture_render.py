@@ -10,6 +10,7 @@ starting with ``»``. Messages are numbered M1, M2... in the order they first ap
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -17,6 +18,9 @@ from tests.fakediscord.state import MESSAGE_FLAG_EPHEMERAL, MESSAGE_FLAG_LOADING
 
 Json = dict[str, Any]
 BAR = "│ "
+MENTION_CHANNEL = re.compile(r"<#(\d+)>")
+MENTION_USER = re.compile(r"<@!?(\d+)>")
+TIMESTAMP = re.compile(r"<t:-?\d+(:[tTdDfFR])?>")
 
 
 def size(n: int) -> str:
@@ -25,7 +29,7 @@ def size(n: int) -> str:
 
 def readable_text(version: Json) -> str:
     """What a player reads in a message version: its content, its embeds' words, its text displays (not the
-    labels of its buttons and selects, nor its pictures)."""
+    labels of its buttons and selects, nor its pictures), mentions and timestamps as the client shows them."""
     parts = [version.get("content") or ""]
     for embed in version.get("embeds") or []:
         parts += [embed.get("title") or "", (embed.get("author") or {}).get("name") or "",
@@ -34,7 +38,15 @@ def readable_text(version: Json) -> str:
             parts += [f.get("name") or "", f.get("value") or ""]
         parts.append((embed.get("footer") or {}).get("text") or "")
     parts += [c.get("content") or "" for c in walk(version.get("components") or []) if c.get("type") == 10]
-    return "\n".join(p for p in parts if p)
+    return shown_as("\n".join(p for p in parts if p))
+
+
+def shown_as(text: str) -> str:
+    """Markup the client replaces, at about the length it shows: a channel (#general), a user (@Ana), a
+    timestamp (in 30 seconds)."""
+    text = MENTION_CHANNEL.sub("#general", text)
+    text = MENTION_USER.sub("@player", text)
+    return TIMESTAMP.sub("in 30 seconds", text)
 
 
 def walk(components: Iterable[Json]) -> Iterable[Json]:
@@ -191,7 +203,17 @@ class Renderer:
             return f"DM to {self.name(channel.recipient_id)}"
         return f"#{channel.name}"
 
+    def mentions(self, line: str) -> str:
+        """Mentions as Discord draws them: ``<#id>`` as #channel, ``<@id>`` as @Name (and run to run, the
+        transcript does not change with the fake's ids)."""
+        line = MENTION_CHANNEL.sub(lambda m: f"#{getattr(self.world.channels.get(int(m[1])), 'name', None) or '?'}",
+                                   line)
+        return MENTION_USER.sub(lambda m: f"@{self.name(int(m[1]))}", line)
+
     def entry(self, entry: Json) -> list[str]:
+        return [self.mentions(line) for line in self._entry(entry)]
+
+    def _entry(self, entry: Json) -> list[str]:
         kind = entry["kind"]
         step = (entry.get("context") or {}).get("step")
         at = f"  (step {step})" if step is not None else ""

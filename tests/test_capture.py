@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from bench.capture import Capture, capture
+from bench.capture_render import message_body, readable_text
 from bot.core.table import fold
 from bot.games import GAMES
 from tests.fakediscord.state import BOT_USER_ID
@@ -85,6 +86,7 @@ def test_the_counts_add_up_to_what_the_fake_stored(captured: Capture) -> None:
     assert counts["channel"]["uploads"] + counts["private"]["uploads"] == len(uploaded)
     assert counts["channel"]["upload_bytes"] <= sum(uploaded)
     assert sum(counts["rest"].values()) == len(requests)
+    assert counts["rest_per_human_action"]["total"] <= counts["rest"]["rate_limited"]
     assert counts["rest"]["interaction_answers"] == sum(bool(INTERACTION_PATH.match(r.path)) for r in requests)
     for name in played.humans:
         user = played.world.users[name]
@@ -96,3 +98,27 @@ def test_the_counts_add_up_to_what_the_fake_stored(captured: Capture) -> None:
     assert counts["channel"]["turn_messages"]["n"] >= 1
     assert counts["channel"]["longest_chars"] >= counts["channel"]["turn_messages"]["max"]
     assert not fake.violations
+
+
+def test_components_v2_are_drawn_and_their_text_counted() -> None:
+    """The redesign's messages (Components V2) are drawn as players see them: a container with its accent, text
+    displays, a section with its button beside the text, a gallery's picture with its alt text and size."""
+    version = {"flags": 1 << 15, "attachments": [{"filename": "board.png", "size": 45_000}], "components": [
+        {"type": 17, "accent_color": 0x1ABC9C, "components": [
+            {"type": 10, "content": "## Numeri · round 3 of 20"},
+            {"type": 9, "components": [{"type": 10, "content": "Ana rolled **4**"}],
+             "accessory": {"type": 2, "style": 1, "label": "Token 4", "custom_id": "play:numeri:1:7:0"}},
+            {"type": 12, "items": [{"media": {"url": "attachment://board.png"}, "description": "Ana leads"}]},
+            {"type": 14},
+            {"type": 1, "components": [
+                {"type": 2, "style": 2, "label": "Pass", "custom_id": "play:numeri:1:7:1", "disabled": True},
+                {"type": 3, "custom_id": "play:numeri:1:7:pick", "placeholder": "Split",
+                 "options": [{"label": "2 + 2", "value": "0"}]}]}]}]}
+    lines = message_body(version)
+    assert lines[0] == "╔══ accent #1abc9c" and lines[-1] == "╚══"
+    assert "║ ## Numeri · round 3 of 20" in lines
+    assert "║ Ana rolled **4**   [Token 4]" in lines
+    assert "║ <picture board.png, 43.9 KB — alt: Ana leads>" in lines
+    assert "║ [~Pass~] <▾ Split: 2 + 2>" in lines
+    assert not any(line.startswith("<file") for line in lines)  # the gallery shows the file already
+    assert readable_text(version) == "## Numeri · round 3 of 20\nAna rolled **4**"

@@ -9,8 +9,9 @@ update, every interaction a simulated user makes and every message a user writes
 
 ``message``/``version`` name the stored message and the entry of its ``history`` this made (the version the
 players saw), ``uploads`` the files sent with the request (name, bytes), ``request`` the index of the REST
-request in ``fake.requests`` (None for a user's own action), ``context`` what ``world.journal_context()``
-returned at that moment (a tool may set it, e.g. to the game's current step).
+request in ``fake.requests`` (None for a user's own action, which has ``requests_before``: how many requests
+the fake had logged then), ``context`` what ``world.journal_context()`` returned at that moment (a tool may set
+it, e.g. to the game's current step).
 """
 
 from __future__ import annotations

@@ -294,7 +294,8 @@ class SimUser:
         msg = Message(world.ids.next(), channel.id, self.id, content=text, mention_ids=mentions)
         msg.history.append(msg.snapshot())
         store_message(world, msg)
-        note(world, "user_message", from_request=False, user=self.id, channel=channel.id, message=msg.id, text=text)
+        note(world, "user_message", from_request=False, user=self.id, channel=channel.id, message=msg.id, text=text,
+             requests_before=len(self.fake.requests))
         await self.fake.dispatch("MESSAGE_CREATE", msg.payload(world))
         return msg
 
@@ -338,7 +339,8 @@ class SimUser:
         world.interactions[iid] = result
         world.interactions_by_token[token] = result
         note(world, "interaction", from_request=False, user=self.id, interaction=iid, type=kind, data=data,
-             channel=channel.id, message=message.id if message is not None else None)
+             channel=channel.id, message=message.id if message is not None else None,
+             requests_before=len(self.fake.requests))
         result.mark_dispatched()
         await self.fake.dispatch("INTERACTION_CREATE", payload, require_receiver=True)
         return result
