@@ -5,8 +5,9 @@ The game is played in the project's test world (bench/capture_play.py: the real 
 Discord, simulated humans acting only on what the bot sent, AI seats filling the rest). Written to DIR
 (default ``bench/captures``): ``<game>-<seats>.txt``, the transcript rendered roughly as Discord shows it
 (bench/capture_render.py), and ``<game>-<seats>.json``, the counts (bench/capture_counts.py), also printed as a
-table. ``--think`` is how long (fake-clock seconds, on average) a human takes before each move, ``--turn-seconds``
-the table's turn timer. The figures of the issue-36 redesign's targets are kept in bench/CAPTURE.md.
+table. ``--think`` is how long (fake-clock seconds, on average) a human takes before each move, ``--late`` the share
+of moves made only after the step's reminder, ``--turn-seconds`` the table's turn timer. The figures of the
+issue-36 redesign's targets are kept in bench/CAPTURE.md.
 """
 
 from __future__ import annotations

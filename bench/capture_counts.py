@@ -5,8 +5,10 @@ longest message, the readable characters of each turn message (a channel message
 at its longest such version). Private: per player, DMs and private (ephemeral) answers, also split by what the
 step asked (the prompt's kind: Binomial's rolls are "place"), and the forms (modals) opened. Clicks: per human,
 presses, picks and form submissions, in all and per step acted (also by the step's kind), and the presses of a
-step's only move button (a forced move that waited for a press). REST: the requests
-counted against Discord's global rate limit, and the interaction callbacks and webhooks, which are not.
+step's only move button (a forced move that waited for a press). Secrets: a seat's secret (``secrets()`` of its
+own view, e.g. a pending number) found in a channel message, an alt text or another player's private message.
+REST: the requests counted against Discord's global rate limit, and the interaction callbacks and webhooks,
+which are not.
 """
 
 from __future__ import annotations
@@ -30,6 +32,23 @@ def spread(values: Sequence[int]) -> Json:
     if not values:
         return {"n": 0, "max": 0, "median": 0, "total": 0}
     return {"n": len(values), "max": max(values), "median": statistics.median(values), "total": sum(values)}
+
+
+def secrets_in(version: Json, ctx: Json) -> list[tuple[str, str]]:
+    """The seats' secrets at that moment (``ctx["secrets"]``: user id -> strings) found in what the message shows,
+    its alt texts included: (owner, secret) pairs."""
+    known = ctx.get("secrets") or {}
+    if not known:
+        return []
+    alts = [str(c.get("description") or "") for c in walk(version.get("components") or [])]
+    alts += [str(item.get("description") or "") for c in walk(version.get("components") or [])
+             for item in c.get("items") or []]
+    text = "\n".join([readable_text(version), *alts])
+    return [(owner, secret) for owner, values in known.items() for secret in values if secret and secret in text]
+
+
+def tag(entry: Json) -> str:
+    return f"journal entry {entry['seq']} ({entry['kind']} of message {entry.get('message')})"
 
 
 def by_step_kind(counted: dict[tuple[str, str], Counter[int]], players: dict[int, str]) -> Json:
@@ -62,6 +81,7 @@ def count(played: Any) -> Json:
     clicks: Counter[int] = Counter()
     per_step: dict[tuple[int, Any, str], int] = Counter()  # (user, step, the step's kind) -> clicks
     slash = forced = 0
+    leaks: list[str] = []
     shown: dict[int, Json] = {}  # message -> its version on screen
     for entry in journal:
         kind, ctx = entry["kind"], entry.get("context") or {}
@@ -72,6 +92,10 @@ def count(played: Any) -> Json:
             files = entry.get("uploads") or []
             chars = len(readable_text(version))
             private = bool(version.get("flags", 0) & MESSAGE_FLAG_EPHEMERAL) or channel.is_dm
+            reader = (message.ephemeral_user_id if message.ephemeral else channel.recipient_id) if private else None
+            leaks += [f"{tag(entry)}: {secret!r} of {owner or 'an AI seat'} shown to "
+                      f"{players.get(reader or 0, reader) if private else 'the channel'}"
+                      for owner, secret in secrets_in(version, ctx) if not private or owner != str(reader)]
             if not private:
                 posts += kind == "post"
                 edits += kind == "edit"
@@ -139,6 +163,7 @@ def count(played: Any) -> Json:
         "clicks_per_step": {k: spread(v) for k, v in sorted(by_kind.items())},
         "presses_of_a_lone_button": forced,
         "slash_commands": slash,
+        "secrets_seen": leaks,
         "rest": {"rate_limited": limited, "interaction_answers": len(requests) - limited},
         "rest_per_human_action": spread(between),
     }
@@ -163,6 +188,7 @@ def table(counts: Json) -> str:
         ("modals opened", f"{counts['modals_total']} {counts['modals']}"),
         ("clicks per human", counts["clicks"]),
         ("presses of the step's only button", counts["presses_of_a_lone_button"]),
+        ("secrets seen where they must not be", len(counts["secrets_seen"])),
         ("REST rate-limited / interaction", f"{rest['rate_limited']} / {rest['interaction_answers']}"),
         ("rate-limited calls per human action", f"median {counts['rest_per_human_action']['median']}, max "
                                                  f"{counts['rest_per_human_action']['max']} (to the next action)"),

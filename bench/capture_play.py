@@ -319,4 +319,19 @@ def context(playing: Game) -> dict[str, Any]:
     if table is None or table.state is None:  # not started yet, or over (a finished table leaves the cache)
         return {"kind": "end" if playing.started else "lobby"}
     prompt = table.prompt
-    return {"step": table.step, "kind": prompt.kind if prompt is not None else "end", "status": table.record.status}
+    found: dict[str, Any] = {"step": table.step, "kind": prompt.kind if prompt is not None else "end",
+                             "status": table.record.status}
+    # What each seat knows and the table must not: its view's optional secrets(), and its draft of the sealed
+    # step under way (kept beside the engine's state until the step resolves), values of 3 characters or more
+    # (a shorter one, Binomial's cell `3b`, would be found in ordinary text).
+    secrets: dict[str, list[str]] = {}
+    for seat in range(len(table.record.seats)):
+        shown = getattr(table.game.view(table.state, seat), "secrets", None)
+        values = [*(shown() if shown is not None else ()),
+                  *(str(v) for v in (table.drafts.get(seat) or {}).values())]
+        values = [v for v in values if len(v) >= 3]
+        if values:
+            secrets[str(table.record.seats[seat].user_id or "")] = values
+    if secrets:
+        found["secrets"] = secrets  # by the seat's user id ("" for an AI seat)
+    return found

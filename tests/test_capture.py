@@ -98,6 +98,7 @@ def test_the_counts_add_up_to_what_the_fake_stored(captured: Capture) -> None:
     assert counts["channel"]["turn_messages"]["n"] >= 1
     assert counts["channel"]["longest_chars"] >= counts["channel"]["turn_messages"]["max"]
     assert not fake.violations
+    assert counts["secrets_seen"] == []
 
 
 def test_components_v2_are_drawn_and_their_text_counted() -> None:
