@@ -214,8 +214,9 @@ class Game:
         return max(0.0, min(quick, deadline - now - 1.0))
 
     def surfaces(self, user: SimUser) -> list[Message]:
-        """What ``user`` sees that can carry controls, most recently posted or edited first: the server's
-        channels, the user's own private answers, the user's DMs."""
+        """What ``user`` sees that can carry controls: the user's own private answers and DMs first (a player
+        whose private view of the step is open uses it, rather than opening another), then the server's
+        channels; the most recently posted or edited first."""
         world = self.fake.world
         last: dict[int, int] = {}
         for entry in world.journal or []:
@@ -230,7 +231,10 @@ class Game:
                     channel.recipient_id == user.id if channel.is_dm else channel.guild_id == self.world.guild.id)
             if mine:
                 seen.append(message)
-        return sorted(seen, key=lambda m: last.get(m.id, -1), reverse=True)
+        def private(message: Message) -> bool:
+            return message.ephemeral or world.channels[message.channel_id].is_dm
+
+        return sorted(seen, key=lambda m: (private(m), last.get(m.id, -1)), reverse=True)
 
     def controls(self, user: SimUser, step: int) -> tuple[Message, list[dict[str, Any]]] | None:
         prefix = f"play:{self.key}:{self.game_id}:{step}:"

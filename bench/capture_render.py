@@ -4,7 +4,8 @@ Each journal entry of the fake (tests/fakediscord/journal.py) becomes a block: a
 message as it then looked (embeds as titled boxes with their fields, Components V2 containers, sections, text
 displays and media galleries, buttons as ``[Label]``, selects with their options, files as ``<name, size>``),
 headed by where it is and who sees it ("#general", "DM to Ana", "only Ana sees"); a human's action is a line
-starting with ``»``. Messages are numbered M1, M2... in the order they first appear.
+starting with ``»``. Messages are numbered M1, M2... in the order they first appear; ``(step N)`` is the game's
+step at that moment (a human's action: the step acted in; the bot's answer: often already the next one).
 """
 
 from __future__ import annotations
