@@ -47,6 +47,19 @@ def secrets_in(version: Json, ctx: Json) -> list[tuple[str, str]]:
     return [(owner, secret) for owner, values in known.items() for secret in values if secret and secret in text]
 
 
+def reminders(reminded: dict[tuple[Any, tuple[int, ...]], Json], players: dict[int, str]) -> Json:
+    """What the reminder timer did, each time it ran: how many humans it found awaited, how many of them got a
+    DM, how many a channel message told (an edit or a post: by name for all, a ping for those mentioned)."""
+    awaited = sum(len(who) for _, who in reminded)
+    by_dm = sum(len(set(who) & said["dm"]) for (_, who), said in reminded.items())
+    pinged = sum(len(set(who) & said["mentioned"]) for (_, who), said in reminded.items())
+    in_channel = sum(len(who) for (_, who), said in reminded.items() if said["channel"])
+    missed = sorted({players.get(u, str(u)) for (_, who), said in reminded.items() for u in who
+                     if u not in said["dm"] and not said["channel"]})
+    return {"times": len(reminded), "awaited_humans": awaited, "by_dm": by_dm, "in_channel": in_channel,
+            "pinged": pinged, "told_nothing": missed}
+
+
 def tag(entry: Json) -> str:
     return f"journal entry {entry['seq']} ({entry['kind']} of message {entry.get('message')})"
 
@@ -82,6 +95,8 @@ def count(played: Any) -> Json:
     per_step: dict[tuple[int, Any, str], int] = Counter()  # (user, step, the step's kind) -> clicks
     slash = forced = 0
     leaks: list[str] = []
+    # Each time the reminder timer ran: (step, the humans it found awaited) -> what it said to whom.
+    reminded: dict[tuple[Any, tuple[int, ...]], Json] = {}
     shown: dict[int, Json] = {}  # message -> its version on screen
     for entry in journal:
         kind, ctx = entry["kind"], entry.get("context") or {}
@@ -93,6 +108,14 @@ def count(played: Any) -> Json:
             chars = len(readable_text(version))
             private = bool(version.get("flags", 0) & MESSAGE_FLAG_EPHEMERAL) or channel.is_dm
             reader = (message.ephemeral_user_id if message.ephemeral else channel.recipient_id) if private else None
+            if "reminder" in ctx.get("timers", ()):
+                said = reminded.setdefault((ctx.get("step"), tuple(ctx.get("awaited") or ())),
+                                           {"dm": set(), "channel": 0, "mentioned": set()})
+                if private:
+                    said["dm"].add(reader)
+                else:
+                    said["channel"] += 1
+                    said["mentioned"] |= set(message.mention_ids)
             leaks += [f"{tag(entry)}: {secret!r} of {owner or 'an AI seat'} shown to "
                       f"{players.get(reader or 0, reader) if private else 'the channel'}"
                       for owner, secret in secrets_in(version, ctx) if not private or owner != str(reader)]
@@ -115,6 +138,9 @@ def count(played: Any) -> Json:
                 continue
             (ephemeral if message.ephemeral else dms)[who] += 1
             private_by_kind[(str(ctx.get("kind")), "ephemeral" if message.ephemeral else "dm")][who] += 1
+        elif kind == "timer" and "reminder" in ctx.get("timers", ()):
+            reminded.setdefault((ctx.get("step"), tuple(ctx.get("awaited") or ())),
+                                {"dm": set(), "channel": 0, "mentioned": set()})
         elif kind == "modal":
             modals[entry["user"]] += 1
         elif kind == "interaction" and entry["user"] in humans:
@@ -163,6 +189,7 @@ def count(played: Any) -> Json:
         "clicks_per_step": {k: spread(v) for k, v in sorted(by_kind.items())},
         "presses_of_a_lone_button": forced,
         "slash_commands": slash,
+        "reminders": reminders(reminded, players),
         "secrets_seen": leaks,
         "rest": {"rate_limited": limited, "interaction_answers": len(requests) - limited},
         "rest_per_human_action": spread(between),
@@ -189,6 +216,8 @@ def table(counts: Json) -> str:
         ("clicks per human", counts["clicks"]),
         ("presses of the step's only button", counts["presses_of_a_lone_button"]),
         ("secrets seen where they must not be", len(counts["secrets_seen"])),
+        ("reminders", "{times} times, {awaited_humans} awaited humans: {by_dm} by DM, {in_channel} by a channel "
+                      "message ({pinged} pinged)".format(**counts["reminders"])),
         ("REST rate-limited / interaction", f"{rest['rate_limited']} / {rest['interaction_answers']}"),
         ("rate-limited calls per human action", f"median {counts['rest_per_human_action']['median']}, max "
                                                  f"{counts['rest_per_human_action']['max']} (to the next action)"),

@@ -29,6 +29,7 @@ from bot.games import game_for
 from tests.conftest import FakeClock
 from tests.discord_world import World, make_world
 from tests.fakediscord import FakeDiscord, InteractionResult, Message, SimulationError, SimUser
+from tests.fakediscord.journal import note
 from tests.fakediscord.limits import text_inputs
 from tests.fakediscord.state import BOT_USER_ID
 from tests.fakediscord.users import walk_components
@@ -94,6 +95,8 @@ class Game:
         self.fake = world.fake
         self.game_id = 0
         self.started = False
+        self.timers: list[str] = []  # the timers being run (see fire)
+        self.awaited_then: list[int] = []  # the humans awaited when they fell due
 
     # Waiting ------------------------------------------------------------------------------------
     @property
@@ -130,10 +133,25 @@ class Game:
         the time left when it falls due, not when the human finally acts)."""
         target = self.world.clock.now() + seconds
         while (due := self.next_timer()) is not None and due <= target:
-            await self.world.advance(max(0.0, due - self.world.clock.now()))
+            await self.fire(due)
+        await self.fire(target)
+
+    async def fire(self, moment: float) -> None:
+        """The clock to ``moment`` and the timers then due run, the journal told which ran (``timers``, their
+        keys' names: "reminder", "deadline"...), as what the bot says then is their doing."""
+        timers = getattr(self.bot.scheduler, "_timers", {})
+        self.timers = sorted({str(key[0] if isinstance(key, tuple) else key) for key, timer in timers.items()
+                              if timer.when <= moment})
+        table = await self.table()
+        self.awaited_then = sorted(u for n in self.humans if (u := self.world.users[n].id) and
+                                   self.seat_of(table, n) in table.awaited())
+        if self.timers:  # in the journal even when the bot then says nothing
+            note(self.fake.world, "timer", from_request=False)
+        try:
+            await self.world.advance(max(0.0, moment - self.world.clock.now()))
             await self.settle()
-        await self.world.advance(max(0.0, target - self.world.clock.now()))
-        await self.settle()
+        finally:
+            self.timers, self.awaited_then = [], []
 
     def next_timer(self) -> float | None:
         timers = getattr(self.bot.scheduler, "_timers", {})  # the scheduler's armed timers (read only)
@@ -193,7 +211,8 @@ class Game:
             if not waiting:
                 await self.pass_time()
                 continue
-            name, step = waiting[0], table.step
+            # a sealed step waits for several: who gets to it first varies (seeded), as at a real table
+            name, step = self.timing.choice(waiting) if len(waiting) > 1 else waiting[0], table.step
             await self.advance(self.thinking(table))  # reminders may fall due meanwhile
             table = await self.table()
             if table.step != step or self.seat_of(table, name) not in table.awaited():
@@ -247,6 +266,7 @@ class Game:
     async def move(self, name: str, step: int) -> bool:
         """``name`` acts in ``step`` until the step no longer waits for them; False if they could not."""
         user = self.world.users[name]
+        tried: set[str] = set()  # a control pressed in this step is not pressed again (it was refused)
         for _ in range(MOVES_PER_STEP):
             table = await self.table()
             seat = self.seat_of(table, name)
@@ -259,7 +279,9 @@ class Game:
                 await user.send_dm(self.human.text({}, turn))  # nothing to press, or this player types by DM
             else:
                 message, controls = found
-                control = self.human.control(controls, turn)
+                fresh = [c for c in controls if c["custom_id"] not in tried] or controls
+                control = self.human.control(fresh, turn)
+                tried.add(control["custom_id"])
                 if control["type"] == 3:
                     result = await user.select(message, control["custom_id"], self.human.options(control, turn))
                 else:
@@ -327,15 +349,19 @@ def context(playing: Game) -> dict[str, Any]:
                              "status": table.record.status}
     # What each seat knows and the table must not: its view's optional secrets(), and its draft of the sealed
     # step under way (kept beside the engine's state until the step resolves), values of 3 characters or more
-    # (a shorter one, Binomial's cell `3b`, would be found in ordinary text).
+    # (a shorter one, Binomial's cell `3b`, would be found in ordinary text), and not what the table's view
+    # already shows (a number played again: its earlier reveal is public).
     secrets: dict[str, list[str]] = {}
+    public = repr(table.game.view(table.state, None))
     for seat in range(len(table.record.seats)):
         shown = getattr(table.game.view(table.state, seat), "secrets", None)
         values = [*(shown() if shown is not None else ()),
                   *(str(v) for v in (table.drafts.get(seat) or {}).values())]
-        values = [v for v in values if len(v) >= 3]
+        values = [v for v in values if len(v) >= 3 and v not in public]
         if values:
             secrets[str(table.record.seats[seat].user_id or "")] = values
     if secrets:
         found["secrets"] = secrets  # by the seat's user id ("" for an AI seat)
+    if playing.timers:
+        found |= {"timers": playing.timers, "awaited": playing.awaited_then}
     return found

@@ -240,6 +240,10 @@ class Renderer:
             fields = components(modal.get("components") or [], {})
             return [f"── bot opens a form for {self.name(entry['user'])}: «{modal.get('title', '')}»{at}",
                     *_indent(fields, "   ")]
+        if kind == "timer":
+            ctx = entry.get("context") or {}
+            awaited = ", ".join(self.name(u) for u in ctx.get("awaited") or []) or "nobody human"
+            return [f"⏱ the {' and '.join(ctx.get('timers') or ['?'])} timer runs (awaited: {awaited}){at}"]
         if kind == "deferred_update":
             return []  # the press was acknowledged without a visible change (its edit, if any, follows)
         if kind == "user_message":

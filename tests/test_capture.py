@@ -1,7 +1,8 @@
 """bench.capture plays every registered game to its end and tells it as players saw it, with counts that add up.
 
-Each game of ``bot.games.GAMES`` is captured at 2 seats (one simulated human, one AI; 30 s turns on the fake
-clock, so that reminders fall due), without the OpenAPI check to keep it quick (the Discord tests check bodies).
+Each game of ``bot.games.GAMES`` is captured at 2 seats (one simulated human, one AI; 40 s turns on the fake
+clock, the reminder 30 s before the deadline, half the moves made after it), without the OpenAPI check to keep
+it quick (the Discord tests check bodies).
 The transcript must show the final result (every seat's name and final score, on the last channel message) and
 every private thing each human got (their forms and private answers, under their name only); each count must
 equal what the fake Discord stored or logged.
@@ -28,7 +29,7 @@ INTERACTION_PATH = re.compile(r"^/(interactions|webhooks)/")
 @pytest.fixture(scope="module", params=[g.key for g in GAMES])
 def captured(request: pytest.FixtureRequest) -> Capture:
     """One capture per game, shared by the module's tests (each is a whole game)."""
-    return asyncio.run(capture(request.param, 2, 1, seed=3, turn_seconds=30, validate=False))
+    return asyncio.run(capture(request.param, 2, 1, seed=3, turn_seconds=40, late=0.5, validate=False))
 
 
 def channel_messages(result: Capture) -> list[Any]:
@@ -99,6 +100,8 @@ def test_the_counts_add_up_to_what_the_fake_stored(captured: Capture) -> None:
     assert counts["channel"]["longest_chars"] >= counts["channel"]["turn_messages"]["max"]
     assert not fake.violations
     assert counts["secrets_seen"] == []
+    # the reminder's moments are in the transcript and counted, whatever the bot then said
+    assert counts["reminders"]["times"] == captured.text.count("the reminder timer runs") >= 1
 
 
 def test_components_v2_are_drawn_and_their_text_counted() -> None:
