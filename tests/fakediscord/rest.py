@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import errors as E
 from .errors import DiscordAPIError, invalid_form_body
+from .journal import note
 from .limits import check_message, check_modal, message_has_body
 from .state import (
     APPLICATION_ID,
@@ -222,6 +223,8 @@ class Routes:
         msg.attachments = self.attachments_for(body, [])
         msg.history.append(msg.snapshot())
         store_message(self.world, msg)
+        note(self.world, "post", message=msg.id, channel=channel.id, version=0,
+             interaction=interaction.id if interaction is not None else None)
         return msg
 
     def attachments_for(self, body: Json, current: list[Attachment]) -> list[Attachment]:
@@ -292,6 +295,7 @@ class Routes:
             raise E.empty_message()
         msg.edited_timestamp = iso()
         msg.history.append(msg.snapshot())
+        note(self.world, "edit", message=msg.id, channel=msg.channel_id, version=len(msg.history) - 1)
 
     async def edit_message(self, p: dict[str, str], q: dict[str, str], body: Any) -> Result:
         channel = self._channel(p["channel"])
@@ -304,6 +308,7 @@ class Routes:
 
     async def _delete(self, msg: Message) -> None:
         msg.deleted = True
+        note(self.world, "delete", message=msg.id, channel=msg.channel_id)
         if not msg.ephemeral:
             channel = self.world.channels[msg.channel_id]
             data = {"id": str(msg.id), "channel_id": str(channel.id)}
@@ -364,6 +369,8 @@ class Routes:
             if source is None:
                 raise _bad_type("Only component interactions can update their message")
             inter.original_message_id = source.id
+            if kind == 6:
+                note(self.world, "deferred_update", interaction=inter.id, user=inter.user_id, message=source.id)
             if kind == 7:
                 check_message(data, require_content=False, prefix=("data",))
                 self.apply_edit(source, data)
@@ -375,6 +382,7 @@ class Routes:
                 raise _bad_type("Cannot respond to a modal with a modal")
             check_modal(data)
             inter.modal = data
+            note(self.world, "modal", interaction=inter.id, user=inter.user_id, modal=data)
         elif kind == 8 and inter.type == 4:
             pass  # autocomplete result: nothing visible to store
         else:

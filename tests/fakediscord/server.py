@@ -26,6 +26,7 @@ from aiohttp import web
 
 from .errors import DiscordAPIError, SimulationError
 from .gateway import GatewayServer, filter_event
+from .journal import REQUEST_INDEX
 from .limits import precheck_limits
 from .ratelimit import GLOBAL_REQUESTS, GLOBAL_WINDOW, GlobalRateLimit
 from .rest import Routes
@@ -299,6 +300,7 @@ class FakeDiscord:
         record = RequestRecord(request.method, path, dict(request.query), body, time.time(),
                                files=[(u.filename, len(u.data)) for u in UPLOADS.get()])
         self.requests.append(record)
+        REQUEST_INDEX.set(len(self.requests) - 1)  # for the journal (journal.py), per request like UPLOADS
         hold = self._hold_for(request.method, record)
         if hold is not None and not hold.applied:
             await self._held(hold)

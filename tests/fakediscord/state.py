@@ -11,6 +11,7 @@ import copy
 import datetime as dt
 import itertools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -304,6 +305,9 @@ class World:
         self.commands: dict[int | None, list[Json]] = {}
         self.bot = User(BOT_USER_ID, BOT_NAME, None, bot=True)
         self.users[self.bot.id] = self.bot
+        # What happened, in order (see journal.py): None keeps nothing; a tool sets [] (and maybe a context).
+        self.journal: list[Json] | None = None
+        self.journal_context: Callable[[], Json] | None = None
 
     # ---- construction -------------------------------------------------------------------------------
     def add_user(self, name: str, display_name: str | None = None, *, dm_blocked: bool = False,

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import SimulationError
 from .interactions import InteractionResult
+from .journal import note
 from .limits import TEXT_INPUT_VALUE_MAX, text_inputs
 from .state import ADMINISTRATOR, APPLICATION_ID, BOT_USER_ID, VIEW_CHANNEL, Channel, Message, Role, User, store_message
 
@@ -293,6 +294,8 @@ class SimUser:
         msg = Message(world.ids.next(), channel.id, self.id, content=text, mention_ids=mentions)
         msg.history.append(msg.snapshot())
         store_message(world, msg)
+        note(world, "user_message", from_request=False, user=self.id, channel=channel.id, message=msg.id, text=text,
+             requests_before=len(self.fake.requests))
         await self.fake.dispatch("MESSAGE_CREATE", msg.payload(world))
         return msg
 
@@ -335,6 +338,9 @@ class SimUser:
                                    source_message_id=message.id if message else None)
         world.interactions[iid] = result
         world.interactions_by_token[token] = result
+        note(world, "interaction", from_request=False, user=self.id, interaction=iid, type=kind, data=data,
+             channel=channel.id, message=message.id if message is not None else None,
+             requests_before=len(self.fake.requests))
         result.mark_dispatched()
         await self.fake.dispatch("INTERACTION_CREATE", payload, require_receiver=True)
         return result
