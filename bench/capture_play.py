@@ -165,7 +165,7 @@ class Game:
         await self.advance(max(0.0, due - self.world.clock.now()))
 
     async def table(self) -> Table:
-        return await self.bot.tables.table(self.game_id)  # type: ignore[no-any-return]
+        return await self.bot.service.table(self.game_id)  # type: ignore[no-any-return]
 
     # The lobby ----------------------------------------------------------------------------------
     async def open(self, seats: int, turn_seconds: int) -> int:
@@ -340,7 +340,7 @@ async def play_game(key: str, seats: int, humans: int, seed: int, db_dir: Path, 
 
 def context(playing: Game) -> dict[str, Any]:
     """The game's step at a journal entry: its number, what it asks (the prompt's kind) and of whom."""
-    tables = getattr(playing.bot.tables, "_tables", {}) if playing.world.bot is not None else {}
+    tables = getattr(playing.bot.service, "_tables", {}) if playing.world.bot is not None else {}
     table = tables.get(playing.game_id)
     if table is None or table.state is None:  # not started yet, or over (a finished table leaves the cache)
         return {"kind": "end" if playing.started else "lobby"}
