@@ -41,11 +41,11 @@ import heapq
 import itertools
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import aiohttp
 import discord
@@ -54,6 +54,7 @@ import yarl
 EXEMPT_PREFIXES = ("/interactions/", "/webhooks/")  # under the API's base URL; Discord's own exemptions
 URGENT, BACKGROUND = 0, 1  # lower goes first
 _priority: ContextVar[int] = ContextVar("rest_priority", default=URGENT)
+T = TypeVar("T")
 
 
 @contextlib.contextmanager
@@ -64,6 +65,12 @@ def background() -> Iterator[None]:
         yield
     finally:
         _priority.reset(token)
+
+
+async def in_background(work: Awaitable[T]) -> T:
+    """Await ``work`` with its requests in the background (a timer's callback: ``lambda: in_background(...)``)."""
+    with background():
+        return await work
 
 
 def priority() -> int:
@@ -120,6 +127,10 @@ class GlobalPacer:
         """Start from an empty log, as if nothing had been sent (a harness that lifted the pace, then restores it)."""
         self._answered.clear()
         self._in_flight = 0
+
+    def waiting(self, rank: int) -> int:
+        """How many requests of ``rank`` wait for a slot."""
+        return sum(1 for queued, _, future in self._queue if queued == rank and not future.done())
 
     def _local_wait(self) -> float | None:
         """0 when a slot is free now; else seconds until one frees, or None when every slot is in flight."""

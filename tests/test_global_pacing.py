@@ -155,3 +155,28 @@ async def test_a_shutdown_under_a_paced_backlog_logs_no_error(world: World, capl
         await eventually(lambda: "cut short by the shutdown" in caplog.text, what="the join's DM given up")
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
 
+
+
+async def test_under_a_full_pace_the_first_turn_message_goes_before_the_join_dms(world: World) -> None:
+    """Every slot of the pace is taken when a table opens, seats two players and starts: the three how-to-play
+    DMs (asked for first) wait in the background, so the turn message, asked for last, is the first to go."""
+    bot = world.bot
+    assert bot is not None
+    held = [await pacer(bot).admit() for _ in range(pacer(bot).requests)]
+    start = len(world.fake.requests)
+    lobby = await world.open_table()
+    started = await (await world.users["ana"].click(lobby, "Start")).wait()
+    assert started.response_type == 7, started.rejections
+    await eventually(lambda: pacer(bot).waiting(URGENT) and pacer(bot).waiting(BACKGROUND),
+                     what="the DMs and the turn message waiting for the pace")
+    for admission in held:
+        assert admission is not None
+        await pacer(bot).answered(admission)
+    await eventually(lambda: world._status_or_none(), what="the first turn's status message")
+    await eventually(lambda: sum(len(world.fake.dms(u)) for u in world.users.values()) >= 3, what="the join DMs")
+    counted = [f"{r.method} {r.path}" for r in world.fake.requests[start:]
+               if not r.path.startswith(("/interactions/", "/webhooks/"))]
+    first_dm = next(i for i, r in enumerate(counted) if r == "POST /users/@me/channels")
+    first_post = next(i for i, r in enumerate(counted) if r == f"POST /channels/{world.general.id}/messages")
+    assert first_post < first_dm, counted
+
