@@ -94,6 +94,8 @@ class SharedTickets(Protocol):
     async def stamp(self, ticket: int) -> None:
         """The request holding ``ticket`` is answered now (or failed)."""
 
+    async def close(self) -> None: ...
+
 
 @dataclass(slots=True)
 class Admission:
