@@ -124,6 +124,7 @@ class GlobalPacer:
         self.waited = 0  # requests that had to queue (for tests)
         self.sent = 0  # requests answered
         self.busiest = 0  # the most requests answered within one window (sliding), as counted here
+        self.longest_wait = {URGENT: 0.0, BACKGROUND: 0.0}  # the longest wait for a slot, per rank (seconds)
 
     def forget(self) -> None:
         """Start from an empty log, as if nothing had been sent (a harness that lifted the pace, then restores it)."""
@@ -155,8 +156,11 @@ class GlobalPacer:
         heapq.heappush(self._queue, (rank, next(self._seq), future))
         if self._dispatcher is None or self._dispatcher.done():
             self._dispatcher = asyncio.get_running_loop().create_task(self._dispatch(), name="REST pace")
+        asked = self.clock()
         try:
-            return await future
+            admission = await future
+            self.longest_wait[rank] = max(self.longest_wait.get(rank, 0.0), self.clock() - asked)
+            return admission
         except asyncio.CancelledError:  # admitted, but cancelled before it could use the slot: give it back
             if future.done() and not future.cancelled():
                 self._stamp(future.result(), later=True)
