@@ -9,8 +9,8 @@ slowest first answer), pace (160 tables opened against a fake enforcing Discord'
 429s, its busiest second, Start -> first turn message), due (10,000 deadlines due in the same second: the longest
 hold of the event loop, answers meanwhile), rest (REST calls per Numeri move and Binomial roll and round), capacity
 (how many tables of 5 one bot token serves at 30 s turns, simulated against the fake's global 50 requests/s limit),
-postgres (bench/postgres.py: the full stack, a restart and a 1,000,000-game leaderboard on PostgreSQL; only when a server
-answers) and shards (bench/shards.py: real ``python -m bot`` processes on SQLite, on PostgreSQL holding both shards
+postgres (bench/postgres.py: the full stack, a restart and a 1,000,000-game leaderboard on PostgreSQL; only when a
+server answers) and shards (bench/shards.py: real ``python -m bot`` processes on SQLite, on PostgreSQL holding both shards
 of 2, and as two shard processes: choices/s, latency, CPU and REST calls per turn; only when a PostgreSQL server
 answers). Each figure is measured as a rate or ratio inside this run and repeated; the table shows the median and
 the min-max spread. The full run writes bench/results.json (one key per figure) and bench/RESULTS.md from it;
