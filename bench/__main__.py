@@ -10,9 +10,10 @@ slowest first answer), pace (160 tables opened against a fake enforcing Discord'
 hold of the event loop, answers meanwhile), rest (REST calls per Numeri move and Binomial roll and round), capacity
 (how many tables of 5 one bot token serves at 30 s turns, simulated against the fake's global 50 requests/s limit),
 postgres (bench/postgres.py: the full stack, a restart and a 1,000,000-game leaderboard on PostgreSQL; only when a
-server answers) and shards (bench/shards.py: real ``python -m bot`` processes on SQLite, on PostgreSQL holding both shards
-of 2, and as two shard processes: choices/s, latency, CPU and REST calls per turn; only when a PostgreSQL server
-answers). Each figure is measured as a rate or ratio inside this run and repeated; the table shows the median and
+server answers) and shards (bench/shards.py: real ``python -m bot`` processes on SQLite, on PostgreSQL holding both
+shards of 2, and as two shard processes: choices/s, latency, CPU and REST calls per turn; only when a PostgreSQL
+server answers).
+Each figure is measured as a rate or ratio inside this run and repeated; the table shows the median and
 the min-max spread. The full run writes bench/results.json (one key per figure) and bench/RESULTS.md from it;
 ``--quick`` is a smoke run with fewer repeats and smaller sizes, and writes nothing unless ``--json`` or
 ``--markdown`` is given. ``--check`` exits 1 when a figure misses its target, naming each (never part of the test
