@@ -7,7 +7,8 @@ floor doing the same durable work), api (REST calls per turn), opening (opening 
 running game), restart (``python -m bot`` on 10,000 open + 90,000 finished games), load (200 concurrent games: the
 slowest first answer), pace (160 tables opened against a fake enforcing Discord's sliding-second global limit: its
 429s, its busiest second, Start -> first turn message), due (10,000 deadlines due in the same second: the longest
-hold of the event loop, answers meanwhile), rest (REST calls per Numeri move and Binomial roll and round), capacity
+hold of the event loop, answers meanwhile), days (``python -m bot`` restarted on 100,000 open games: the first
+answer, the heap per open game), rest (REST calls per Numeri move and Binomial roll and round), capacity
 (how many tables of 5 one bot token serves at 30 s turns, simulated against the fake's global 50 requests/s limit),
 postgres (bench/postgres.py: the full stack, a restart and a 1,000,000-game leaderboard on PostgreSQL; only when a
 server answers) and shards (bench/shards.py: real ``python -m bot`` processes on SQLite, on PostgreSQL holding both
@@ -36,7 +37,7 @@ from .common import Figure, cpu_count, fmt
 from .report import RESULTS_MD, write_results
 
 SECTIONS = ("engine", "sqlite", "stack", "api", "rest", "opening", "memory", "restart", "load", "pace", "due",
-            "capacity", "postgres", "shards")
+            "days", "capacity", "postgres", "shards")
 RESULTS = Path(__file__).resolve().parent / "results.json"
 
 
@@ -143,6 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "engine": lazy("engine"), "sqlite": lazy("sqlite_commits"), "stack": lazy("stack"),
             "api": lazy("api_economy"), "rest": lazy("rest_per_move"), "opening": lazy("opening"), "memory": memory,
             "restart": restart, "load": lazy("load"), "pace": lazy("pace"), "due": lazy("due_together"),
+            "days": lazy("open_games"),
             "capacity": lazy("capacity"), "postgres": postgres,
             "shards": shards,
         }

@@ -3,11 +3,12 @@ are answered meanwhile.
 
 A generated database of 10,000 running games (bench/dbgen.py), each in a channel of the fake Discord, every turn's
 deadline set to the same second, some 30 s after the bot starts: the bot (in this process, against the fake with
-Discord's global limit, sliding) restores them and arms their timers, then they all fall due together. From a
-second before that moment for ``WATCH`` seconds: a ticker that wakes every 5 ms notes each gap beyond its sleep
-(the longest time the loop was held by other work), and a player opens a table in a fresh channel every 0.25 s
-(dispatch -> answer). Not the whole backlog: 10,000 reveals at Discord's 50 requests a second take minutes
-(bench.restart measures that pace); this is the moment they fall due.
+Discord's global limit, sliding) restores them and arms their timers, then they all fall due together. From a second
+before that moment for ``WATCH`` seconds: a ticker that wakes every 5 ms notes the CPU time the loop's thread spent
+between two of its turns (the longest time the loop was held by other work; the wall time between them is noted too,
+but on a shared machine it also counts other processes holding the CPU), and a player opens a table in a fresh
+channel every 0.25 s (dispatch -> answer). Not the whole backlog: 10,000 reveals at Discord's 50 requests a second
+take minutes (bench.restart measures that pace); this is the moment they fall due.
 """
 
 import asyncio
@@ -59,19 +60,24 @@ async def due_together(source: Path, games: int) -> dict[str, Any]:
         bot = NumberBot(Settings(_env_file=None, database_path=source, reminder_seconds=0))  # type: ignore[call-arg]
         await bot.login(fake.token)
         await fake.attach(bot)
-        gaps: list[float] = []
+        gaps: list[float] = []  # wall time between the ticker's turns, beyond its sleep
+        cpu_gaps: list[float] = []  # the loop thread's CPU time between them: the work that held the loop
         try:
             await asyncio.sleep(max(0.0, deadline - 1.0 - time.time()))
             armed = sum(1 for key in bot.scheduler._timers if key[0] == "deadline")
             watch_until = time.monotonic() + WATCH
 
             async def ticker() -> None:
-                before = time.monotonic()
+                before, cpu_before = time.monotonic(), time.thread_time()
                 while before < watch_until:
                     await asyncio.sleep(TICK)
-                    now = time.monotonic()
+                    now, cpu = time.monotonic(), time.thread_time()
                     gaps.append(now - before - TICK)
-                    before = now
+                    cpu_gaps.append(cpu - cpu_before)
+                    before, cpu_before = now, cpu
+                    # the fake's logs (for tests to read) would grow the heap the collector walks: not the bot's
+                    fake.requests.clear()
+                    fake.events.clear()
 
             async def probe() -> list[float]:
                 latencies = []
@@ -86,6 +92,7 @@ async def due_together(source: Path, games: int) -> dict[str, Any]:
             _, latencies = await asyncio.gather(ticker(), probe())
             started = games - sum(1 for key in bot.scheduler._timers if key[0] == "deadline")
             return {"hold_max": max(gaps), "hold_p99": statistics.quantiles(gaps, n=100)[98], "armed": armed,
+                    "cpu_hold_max": max(cpu_gaps), "cpu_hold_p99": statistics.quantiles(cpu_gaps, n=100)[98],
                     "started": started, "answer_max": max(latencies), "answer_median": statistics.median(latencies),
                     "probes": len(latencies)}
         finally:
@@ -106,13 +113,17 @@ def run(quick: bool = False) -> list[Figure]:
             src.close()
             dst.close()
             runs.append(asyncio.run(due_together(copy, games)))
-    hold = summary([r["hold_max"] * 1000 for r in runs])
+    hold = summary([r["cpu_hold_max"] * 1000 for r in runs])
+    wall = summary([r["hold_max"] * 1000 for r in runs])
     answer = summary([r["answer_max"] for r in runs])
     last = runs[-1]
     return [
-        Figure("due_loop_hold_ms", f"Timers: {games:,} deadlines due in the same second, longest hold of the loop",
-               "ms", hold, f"<= {HOLD_TARGET * 1000:.0f} ms", hold["max"] <= HOLD_TARGET * 1000,
-               note=f"p99 of the ticker's gaps {last['hold_p99'] * 1000:.1f} ms; {last['armed']:,} deadlines armed a "
+        Figure("due_loop_hold_ms", f"Timers: {games:,} deadlines due in the same second, longest hold of the loop "
+               "(its CPU time between two turns)", "ms", hold, f"<= {HOLD_TARGET * 1000:.0f} ms",
+               hold["max"] <= HOLD_TARGET * 1000,
+               note=f"p99 {last['cpu_hold_p99'] * 1000:.1f} ms; in wall time (which also counts the machine's other "
+                    f"processes taking the CPU) longest {wall['median']:.0f} ms (median of the runs), p99 "
+                    f"{last['hold_p99'] * 1000:.1f} ms; {last['armed']:,} deadlines armed a "
                     f"second before, {last['started']:,} started within {WATCH:.0f} s (their reveals then wait for "
                     f"the token's 50 requests/s)"),
         Figure("due_answer_max_s", "Timers: slowest answer to a player while they fall due", "s", answer,

@@ -21,6 +21,7 @@ discord.py holds every other request of the bot behind the 429s.
 
 import asyncio
 import contextlib
+import gc
 import heapq
 import itertools
 import logging
@@ -40,6 +41,11 @@ OVERDUE_RATE = 12.0
 OVERDUE_AT_ONCE = 4
 # Due callbacks under way at once: a turn of the loop runs at most this many of their steps.
 DUE_AT_ONCE = 16
+# During a burst of due timers, every this many starts the heap built so far leaves the cyclic collector's full
+# passes (gc.freeze): each callback loads a game that stays cached, and ten thousand of them would otherwise be
+# walked by every full pass, which holds the loop for hundreds of milliseconds at a time. The young generations
+# are collected first, so only cyclic garbage already old is kept (games, folds and timers hold no cycles).
+FREEZE_EVERY = 256
 # The backlog waits for interactions under way at most this long (seconds), so a steady stream of them
 # cannot starve it.
 FOREGROUND_WAIT = 1.0
@@ -95,11 +101,16 @@ class Scheduler:
     async def _start_ready(self) -> None:
         """Start the due callbacks in order, at most ``due_at_once`` under way (the loop runs others between)."""
         slots = asyncio.Semaphore(self.due_at_once)
+        started = 0
         while self._ready:
             await slots.acquire()
             if not self._ready:  # cancelled meanwhile
                 slots.release()
                 break
+            started += 1
+            if started % FREEZE_EVERY == 0:
+                gc.collect(1)
+                gc.freeze()
             key = next(iter(self._ready))
             self._start(key, self._ready.pop(key)).add_done_callback(lambda _: slots.release())
 
