@@ -114,6 +114,9 @@ class GlobalPacer:
         if requests < 1 or window <= 0:
             raise ValueError("a global pace needs requests >= 1 and a window > 0")
         self.requests, self.window, self.clock, self.shared = requests, window, clock, shared
+        # Background requests may use all but these slots of a window: an urgent one finds a slot at once even
+        # while a backlog of DMs keeps the pace saturated (otherwise it could wait up to a window for one).
+        self.reserve = requests // 6 if requests >= 6 else 0
         self._answered: deque[float] = deque()  # when the requests of the last window were answered, oldest first
         self._in_flight = 0  # admitted, not answered yet
         self._queue: list[tuple[int, int, asyncio.Future[Admission]]] = []
@@ -135,25 +138,31 @@ class GlobalPacer:
         """How many requests of ``rank`` wait for a slot."""
         return sum(1 for queued, _, future in self._queue if queued == rank and not future.done())
 
-    def _local_wait(self) -> float | None:
-        """0 when a slot is free now; else seconds until one frees, or None when every slot is in flight."""
+    def _local_wait(self, rank: int) -> float | None:
+        """0 when a slot is free now for ``rank``; else seconds until one frees, or None when every slot it may
+        use is in flight."""
         now = self.clock()
         while self._answered and self._answered[0] <= now - self.window:
             self._answered.popleft()
-        if self._in_flight + len(self._answered) < self.requests:
+        usable = self.requests - (self.reserve if rank != URGENT else 0)
+        used = self._in_flight + len(self._answered)
+        if used < usable:
             return 0.0
-        return self._answered[0] + self.window - now if self._answered else None
+        # the slot that frees next for this rank: the answered one that leaves the window after enough others
+        index = used - usable
+        return self._answered[index] + self.window - now if index < len(self._answered) else None
 
     async def admit(self, rank: int = URGENT) -> Admission | None:
         """Wait until one more request may leave; it holds a slot until :meth:`answered` (None: no pace now)."""
         if self.window <= 0:
             return None
-        if not self._queue and self.shared is None and self._local_wait() == 0:
+        if not self._queue and self.shared is None and self._local_wait(rank) == 0:
             self._in_flight += 1  # the common case: nothing waiting, a slot free
             return Admission(None)
         self.waited += 1
         future: asyncio.Future[Admission] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._queue, (rank, next(self._seq), future))
+        self._changed.set()  # a dispatcher waiting for a background slot looks again: this one may go sooner
         if self._dispatcher is None or self._dispatcher.done():
             self._dispatcher = asyncio.get_running_loop().create_task(self._dispatch(), name="REST pace")
         asked = self.clock()
@@ -171,7 +180,7 @@ class GlobalPacer:
             if self._queue[0][2].done():  # cancelled while waiting (a shutdown)
                 heapq.heappop(self._queue)
                 continue
-            wait = self._local_wait() if self.window > 0 else 0.0
+            wait = self._local_wait(self._queue[0][0]) if self.window > 0 else 0.0
             ticket = None
             if wait == 0 and self.shared is not None and self.window > 0:
                 ticket, wait = await self.shared.take()

@@ -104,6 +104,24 @@ async def test_a_slot_counts_from_when_its_request_left_not_from_when_it_was_adm
     assert await asyncio.wait_for(fourth, 5) is not None
 
 
+async def test_a_backlog_of_background_requests_leaves_slots_for_urgent_ones() -> None:
+    """Background requests may fill all but the reserve of a window: an urgent request then goes at once,
+    instead of waiting up to a window for the backlog's slots to free."""
+    now = [0.0]
+    pace = GlobalPacer(12, 1.0, clock=lambda: now[0])
+    assert pace.reserve == 2
+    backlog = [asyncio.ensure_future(pace.admit(BACKGROUND)) for _ in range(12)]
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert sum(task.done() for task in backlog) == 10  # two slots kept for urgent requests
+    urgent = asyncio.ensure_future(pace.admit(URGENT))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert urgent.done() and sum(task.done() for task in backlog) == 10
+    for task in backlog:
+        task.cancel()
+
+
 async def test_waiting_requests_leave_urgent_first_then_in_arrival_order() -> None:
     now = [0.0]
     pace = GlobalPacer(1, 1.0, clock=lambda: now[0])
