@@ -79,11 +79,13 @@ async def test_another_player_pressing_a_move_is_told_whose_turn_it_is(world: Wo
     assert message is not None
     mover = whose_turn(world, message, PLAYERS)
     other = next(n for n in (*PLAYERS, "cy") if n != mover)
-    for name in (other, "cy"):
-        refused = await (await world.users[name].click(message, buttons(message)[0]["custom_id"])).wait()
-        display = world.users[mover].user.display_name
-        assert (refused.ephemeral and f"It is 🔺 {display}'s turn" in refused.content) or \
-            f"{display}'s turn" in refused.content, refused.content
+    refused = await (await world.users[other].click(message, buttons(message)[0]["custom_id"])).wait()
+    display = world.users[mover].user.display_name
+    assert (refused.ephemeral and f"It is 🔺 {display}'s turn" in refused.content) or \
+        f"{display}'s turn" in refused.content, refused.content
+    # someone not seated is told they are not at this table, not whose turn it is (issue 34, point 15)
+    stranger = await (await world.users["cy"].click(message, buttons(message)[0]["custom_id"])).wait()
+    assert stranger.ephemeral and "not playing in this game" in stranger.content, stranger.content
     assert turn_step(world.fake.world.messages[message.id]) == turn_step(message)  # nothing moved
 
 

@@ -7,6 +7,7 @@ step. A roll that allows no move passes the turn when it is applied, so the next
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any
@@ -64,7 +65,8 @@ class Numeri:
         return [{"moves": list(c)} for c in engine.legal_choices(state.positions, state.seats, seat, state.roll)]
 
     def parse(self, state: State, seat: Seat, text: str) -> Action:
-        words = [w for w in _SEPARATORS.split(text.strip()) if w]
+        # NFKC as every game reads typed text: full-width "２" is 2 (other scripts' digits stay refused)
+        words = [w for w in _SEPARATORS.split(unicodedata.normalize("NFKC", text).strip()) if w]
         if not words or not all(w.isascii() and w.isdigit() for w in words):
             raise errors.BadInput(text)
         return self.check(state, seat, {"moves": [int(w) for w in words]})

@@ -22,6 +22,8 @@ MESSAGES = {
     "core.done": "Done.",
     "core.dm.lobby": "The game in {channel} has not started yet.",
     "core.error.turn_over": "That turn is over. Use the newest turn message.",
+    "core.error.not_offered": ("That is not one of the choices this turn offers: "
+                               "use the buttons of the newest turn message."),
     "core.error.their_turn": "It is {name}'s turn, not yours.",
     "core.error.ai_players": "This game takes 0 to {high} AI players at the start.",
     "core.error.try_again": "I was slow to answer; press the button again.",

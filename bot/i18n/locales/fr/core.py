@@ -24,6 +24,8 @@ MESSAGES = {
     "core.done": "C'est fait.",
     "core.dm.lobby": "La partie dans {channel} n'a pas encore commencé.",
     "core.error.turn_over": "Ce tour est terminé. Utilisez le dernier message de tour.",
+    "core.error.not_offered": ("Ce choix ne fait pas partie de ceux que ce tour propose : "
+                               "utilisez les boutons du dernier message de tour."),
     "core.error.their_turn": "C'est au tour de {name}, pas au vôtre.",
     "core.error.ai_players": "Ce jeu accepte de 0 à {high} IA au départ.",
     "core.error.try_again": "J'ai répondu trop lentement ; appuyez à nouveau sur le bouton.",
