@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 
 from tests.binomial_discord import settled, start_binomial, step_of, table
-from tests.discord_world import World, buttons
+from tests.discord_world import World, buttons, eventually
 from tests.numeri_discord import next_turn, start_numeri, turn_step, whose_turn
 
 PLAYERS = ("ana", "ben")
@@ -89,3 +89,12 @@ async def test_someone_not_seated_is_told_they_are_not_at_this_table(world: Worl
     refused = await (await world.users["cy"].click(message, buttons(message)[0]["custom_id"])).wait()
     assert refused.ephemeral and "You are not playing in this game" in refused.content, refused.text()
     assert "turn" not in refused.content
+
+
+async def test_a_deleted_channel_tells_every_numeri_player(world: World) -> None:
+    await numeri_mover(world)
+    await world.fake.delete_channel(world.general)
+    for name in PLAYERS:  # ben's DMs are open here: both hear it, not only the host
+        note = await eventually(lambda n=name: [m for m in world.fake.dms(world.users[n])
+                                                if "was stopped" in m.content])
+        assert "channel was deleted" in note[0].content

@@ -211,10 +211,11 @@ class Talk(Restarts):
         return None
 
     async def channel_failed(self, record: GameRecord, exc: discord.HTTPException) -> None:
-        """The channel is gone or the bot may not speak there: end the game cleanly, tell the host."""
+        """The channel is gone or the bot may not speak there: end the game cleanly, tell every player."""
         log.warning("game %s: channel %s refused a message (%s %s)", record.id, record.channel_id,
                     exc.status, getattr(exc, "code", 0))
-        await self.stop_game(record, "core.stop.channel_deleted" if exc.status == 404 else "core.stop.no_permission")
+        await self.stop_game(record, "core.stop.channel_deleted" if exc.status == 404 else "core.stop.no_permission",
+                             everyone=True)
 
     async def stop_game(self, record: GameRecord, why_key: str, *, everyone: bool = False) -> None:
         """End a game that cannot go on; ``why_key`` is the catalogue key of the reason. The host is told, or
@@ -232,7 +233,9 @@ class Talk(Restarts):
     async def channel_deleted(self, channel_id: int) -> None:
         record = await self.store.open_game_in_channel(channel_id)
         if record is not None and record.kind in self.service.games:
-            await self.stop_game(record, "core.stop.channel_deleted")
+            # every seated player hears it (as when the bot is removed from the server): their next DM would
+            # otherwise only be answered "you are not in a game"
+            await self.stop_game(record, "core.stop.channel_deleted", everyone=True)
 
     async def abandoned(self, record: GameRecord, status_message_id: int | None) -> None:
         """Fewer than two players are left: say in the channel that the game ended and counts for nobody."""
