@@ -91,6 +91,8 @@ class Talk(Restarts):
         # budget of 2N + 3 calls, so a step never costs more however the choices are spread. A game reminded
         # in the channel (``reminder_line``) has one spare call: its reminder edit, or the close after a DM.
         self._spare_calls: dict[int, int] = {}
+        # Finished games whose end the channel refused (no permission): how many retries so far.
+        self._waiting_finals: dict[int, int] = {}
         self._sweeping: asyncio.Task[None] | None = None
         # After a start, until restore() is done: the games already caught up (see take_up).
         self.restored = False
@@ -211,9 +213,13 @@ class Talk(Restarts):
         return None
 
     async def channel_failed(self, record: GameRecord, exc: discord.HTTPException) -> None:
-        """The channel is gone or the bot may not speak there: end the game cleanly, tell every player."""
+        """The channel is gone or the bot may not speak there: end the game cleanly, tell every player.
+        A game already finished has nothing to stop: its end is tried again like any announcement."""
         log.warning("game %s: channel %s refused a message (%s %s)", record.id, record.channel_id,
                     exc.status, getattr(exc, "code", 0))
+        if record.status == "finished":
+            await self._final_waits(record, exc)
+            return
         await self.stop_game(record, "core.stop.channel_deleted" if exc.status == 404 else "core.stop.no_permission",
                              everyone=True)
 
@@ -229,6 +235,24 @@ class Talk(Restarts):
             people = [s.user_id for s in record.seated if s.user_id is not None] if everyone else [record.host_id]
             for user_id in dict.fromkeys(people):
                 await self.send_dm(user_id, text)
+
+    async def _final_waits(self, record: GameRecord, exc: discord.HTTPException) -> None:
+        """The end of a finished game could not be posted (the stop that a running game gets would change
+        nothing: the result is stored). It is tried again on the backoff, then every minute, until the channel
+        takes it (permission given back) or is gone; the host is told once why it waits."""
+        game_id = record.id
+        if exc.status == 404:  # the channel is gone: nothing will ever take it
+            self._waiting_finals.pop(game_id, None)
+            await self.service.announced(game_id, record.phase - 1)
+            return
+        attempt = self._waiting_finals.get(game_id)
+        self._waiting_finals[game_id] = 0 if attempt is None else attempt + 1
+        self.scheduler.schedule((CATCH_UP, game_id), self.bot.clock.now() + self.backoff(attempt or 0),
+                                lambda: self.catch_up(game_id))
+        if attempt is None:
+            lang = await self.languages.for_game(record)
+            await self.send_dm(record.host_id, t("core.dm.final_waits", lang, game=self.presenter(record).title(lang),
+                                                 channel=f"<#{record.channel_id}>"))
 
     async def channel_deleted(self, channel_id: int) -> None:
         record = await self.store.open_game_in_channel(channel_id)
@@ -307,9 +331,10 @@ class Talk(Restarts):
                                           presenter.done(happened(table, ended), seats, up.since, lang))
         if up is not None and any(r.step >= up.step for r in reports):
             self.turn_messages.pop(table.id, None)
-        # A presenter that keeps one message per thread told the ended step in that message already (unless
-        # that edit failed); others tell it again at the top of the next turn message.
-        told = up.step if up is not None and closed and getattr(presenter, "thread", None) is not None else None
+        # The closed turn message tells its ended step (``done``: the move made), whether an interaction closed it
+        # or this edit did: the next turn message must not tell it again (each step is told once). Only when the
+        # edit failed is it told at the top of the next one.
+        told = up.step if up is not None and closed else None
         if told is not None and any(r.step == told for r in reports):
             await self._mark_told(table, told)  # told in its own message: a restart must not repeat it
         since = [happened(table, r) for r in reports if r.step not in (shown, told)]
@@ -453,6 +478,7 @@ class Talk(Restarts):
             if message is None:
                 message = await self.post(record, nonce=self.nonce(presenter, "final", game_id, step), card=card)
             if message is not None:
+                self._waiting_finals.pop(game_id, None)
                 await self.service.announced(game_id, step - 1)
             return
         prompt = table.prompt

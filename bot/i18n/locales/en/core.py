@@ -33,6 +33,9 @@ MESSAGES = {
     "core.cmd.board.player": "Whose board (default: yours)",
     "core.dm.no_game": ("You are not in a game right now. Start one in a server channel with {start}, or join "
                         "one with its **Join** button; then send me your moves here."),
+    "core.dm.final_waits": ("Your game of {game} in {channel} is over, but I may not post its result there. Give "
+                            "me View Channel, Send Messages and Embed Links in that channel: I will post it as soon "
+                            "as I can. The result is saved."),
     "core.dm.stopped": "Your game of {game} in {channel} was stopped: {why}. Everything played so far is saved.",
     "core.stop.channel_deleted": "the channel was deleted",
     "core.stop.no_permission": "I am no longer allowed to post in that channel",

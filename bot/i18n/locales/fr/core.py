@@ -35,6 +35,9 @@ MESSAGES = {
     "core.cmd.board.player": "Le plateau de qui (par défaut : le vôtre)",
     "core.dm.no_game": ("Vous n'êtes dans aucune partie. Lancez-en une dans un salon avec {start}, ou "
                         "rejoignez-en une avec son bouton **Rejoindre** ; envoyez-moi ensuite vos coups ici."),
+    "core.dm.final_waits": ("Votre partie de {game} dans {channel} est terminée, mais je n'ai pas le droit d'y "
+                            "publier le résultat. Donnez-moi Voir le salon, Envoyer des messages et Intégrer des "
+                            "liens dans ce salon : je le publierai dès que possible. Le résultat est enregistré."),
     "core.dm.stopped": ("Votre partie de {game} dans {channel} a été arrêtée : {why}. Tout ce qui a été joué est "
                         "enregistré."),
     "core.stop.channel_deleted": "le salon a été supprimé",
