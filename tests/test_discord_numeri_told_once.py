@@ -123,3 +123,31 @@ async def test_score_after_the_end_names_the_winners(world: World) -> None:
     text = score.text()
     winners = [world.users[PLAYERS[s]].user.display_name for s in sorted(result.winners)]
     assert "Winner" in text and all(w in text.split("Winner")[1] for w in winners), text
+
+
+async def test_a_split_whose_first_part_ends_the_game_shows_only_that_move(world: World,
+                                                                          monkeypatch: Any) -> None:
+    """Issue 34, point 1: seed 1 with the first button pressed each turn meets such splits twice."""
+    from bot.games.numeri import engine
+
+    monkeypatch.setattr("bot.core.service.secrets.randbits", lambda bits: 1)
+    await start_numeri(world, PLAYERS)
+    step, seen = -1, 0
+    while (message := await next_turn(world, step)) is not None:
+        step = turn_step(message) or 0
+        table = await world.bot.tables.table(1)
+        state = table.state
+        labels = [b["label"] for b in buttons(message)]
+        for index, choice in enumerate(engine.legal_choices(state.positions, state.seats, state.current,
+                                                            state.roll)):
+            if len(choice) == 2 and engine.first_part_ends(state, choice):
+                seen += 1
+                first, partner = choice
+                assert labels[index].startswith(f"Token {first}: ") and f"Token {partner}:" not in labels[index]
+                assert labels[index].endswith("ends the game"), labels[index]
+                # the action behind the button moves that one token, and a DM of it alone is the same move
+                assert table.game.legal(state, state.current)[index] == {"moves": [first]}
+                assert table.game.parse(state, state.current, str(first)) == {"moves": [first]}
+        name = whose_turn(world, message, PLAYERS)
+        await (await world.users[name].click(message, buttons(message)[0]["custom_id"])).wait()
+    assert seen, "the game met no split whose first part ends it: pick another seed"

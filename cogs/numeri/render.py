@@ -100,7 +100,8 @@ def legal_label(view: NumeriView, seat: int, moves: Sequence[int], lang: str) ->
                        end="?" if end is None else end))
         if end is not None:
             positions, _ = engine.step(positions, seat, token)
-    return " + ".join(parts)
+    label = " + ".join(parts)
+    return t("numeri.choice.ends", lang, moves=label) if engine.ended(positions) else label
 
 
 def winner_seats(view: NumeriView, seats: Sequence[SeatInfo]) -> list[int]:
