@@ -151,3 +151,37 @@ async def test_a_split_whose_first_part_ends_the_game_shows_only_that_move(world
         name = whose_turn(world, message, PLAYERS)
         await (await world.users[name].click(message, buttons(message)[0]["custom_id"])).wait()
     assert seen, "the game met no split whose first part ends it: pick another seed"
+
+
+async def test_an_away_player_is_told_once_and_not_reminded_until_they_act(world: World) -> None:
+    """Issue 34, point 14: a game played by the timers reminds each player twice at most, then tells them once
+    that they are away; a move brings the reminders back."""
+    await start_numeri(world, PLAYERS, turn_seconds=60)
+    step = -1
+    for _ in range(10):
+        message = await next_turn(world, step)
+        assert message is not None
+        step = turn_step(message) or 0
+        await world.advance(31)  # the reminder, 30 s before the deadline
+        await world.advance(30)  # the deadline: the bot plays for the seat
+    await next_turn(world, step)
+
+    def said(name: str, words: str) -> int:
+        return sum(words in m.content for m in world.fake.dms(world.users[name]))
+
+    for name in PLAYERS:
+        assert said(name, "left for your Numeri move") <= 2
+        assert said(name, "you are marked away") == 1, [m.content for m in world.fake.dms(world.users[name])]
+    # coming back: a move, then the reminders again
+    message = await next_turn(world, step)
+    assert message is not None
+    name = whose_turn(world, message, PLAYERS)
+    before = said(name, "left for your Numeri move")
+    await (await world.users[name].click(message, buttons(message)[0]["custom_id"])).wait()
+    step = turn_step(message) or 0
+    while (message := await next_turn(world, step)) is not None and whose_turn(world, message, PLAYERS) != name:
+        step = turn_step(message) or 0
+        await world.advance(61)
+    assert message is not None
+    await world.advance(31)
+    await eventually(lambda: said(name, "left for your Numeri move") == before + 1, what="the reminder again")

@@ -33,7 +33,7 @@ import discord
 from bot.core.game import Prompt
 from bot.core.locks import KeyedLocks
 from bot.core.service import GameService, StepReport
-from bot.core.table import Table
+from bot.core.table import AWAY_AFTER_MISSES, Table
 from bot.i18n import LANGUAGES, t
 from storage.base import GameRecord
 
@@ -544,11 +544,18 @@ class Talk(Restarts):
             return False
 
     async def tell_timed_out(self, table: Table, reports: Sequence[StepReport]) -> None:
-        """DM each seat the deadline acted for what was done in its name (the presenter's optional hook)."""
+        """DM each seat the deadline acted for what was done in its name (the presenter's optional hook), and
+        once, to a seat this made away, that it is marked away (no more reminders) and how to come back."""
+        lang = await self.languages.for_game(table.record)
+        title = self.presenter(table).title(lang)
+        for seat in sorted({s for report in reports for s in report.timed_out}):
+            user_id = table.seat(seat).user_id
+            if user_id is not None and table.misses_in_a_row(seat) == AWAY_AFTER_MISSES:
+                await self.send_dm(user_id, t("core.dm.away", lang, game=title,
+                                              channel=f"<#{table.record.channel_id}>", misses=AWAY_AFTER_MISSES))
         hook = getattr(self.presenter(table), "timed_out", None)
         if hook is None:
             return
-        lang = await self.languages.for_game(table.record)
         game = table.game
         for report in reports:
             for seat in sorted(report.timed_out):
@@ -632,7 +639,8 @@ class Talk(Restarts):
         view = table.game.view(table.state, None)
         for seat in sorted(table.awaited()):
             user_id = table.seat(seat).user_id
-            if user_id is not None:
+            # an away player was told once how to come back: no reminder until they act again
+            if user_id is not None and not table.away(seat):
                 self._spare_calls[table.id] = self._spare_calls.get(table.id, len(record.seats) + 1) - 1
                 await self.send_dm(user_id, self.presenter(table).reminder(view, seat, left, record.channel_id, lang))
 

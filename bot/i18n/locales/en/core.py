@@ -36,6 +36,9 @@ MESSAGES = {
     "core.dm.final_waits": ("Your game of {game} in {channel} is over, but I may not post its result there. Give "
                             "me View Channel, Send Messages and Embed Links in that channel: I will post it as soon "
                             "as I can. The result is saved."),
+    "core.dm.away": ("You let the time run out {misses} turns in a row in your game of {game} in {channel}, so you "
+                     "are marked away: the bot plays for you when the time runs out and stops reminding you. Make "
+                     "a move (a button on the turn message, or a DM) to come back."),
     "core.dm.stopped": "Your game of {game} in {channel} was stopped: {why}. Everything played so far is saved.",
     "core.stop.channel_deleted": "the channel was deleted",
     "core.stop.no_permission": "I am no longer allowed to post in that channel",

@@ -38,6 +38,9 @@ MESSAGES = {
     "core.dm.final_waits": ("Votre partie de {game} dans {channel} est terminée, mais je n'ai pas le droit d'y "
                             "publier le résultat. Donnez-moi Voir le salon, Envoyer des messages et Intégrer des "
                             "liens dans ce salon : je le publierai dès que possible. Le résultat est enregistré."),
+    "core.dm.away": ("Vous avez laissé passer le temps {misses} tours de suite dans votre partie de {game} dans "
+                     "{channel} : vous êtes marqué absent. Le bot joue pour vous quand le temps est écoulé et ne "
+                     "vous rappelle plus. Jouez un coup (un bouton du message de tour, ou un MP) pour revenir."),
     "core.dm.stopped": ("Votre partie de {game} dans {channel} a été arrêtée : {why}. Tout ce qui a été joué est "
                         "enregistré."),
     "core.stop.channel_deleted": "le salon a été supprimé",
