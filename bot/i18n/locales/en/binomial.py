@@ -50,6 +50,8 @@ MESSAGES = {
     "binomial.event.auto_placed": "Roll {roll} ({digit}): time ran out, placed automatically for {names}.",
     "binomial.event.timed_out": "{name} did not declare in time: a pass.",
     "binomial.round.title": "Binomial · round {round} of {rounds}: {card} {game}",
+    "binomial.left": " (left the game)",
+    "binomial.round.left": "{name} has left the game: no declaration",
     "binomial.round.chairman": "Chairman: {name}",
     "binomial.round.fights": "{name} fights",
     "binomial.round.passes": "{name} passes",

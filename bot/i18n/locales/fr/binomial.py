@@ -52,6 +52,8 @@ MESSAGES = {
     "binomial.event.auto_placed": "Lancer {roll} ({digit}) : délai dépassé, placé automatiquement pour {names}.",
     "binomial.event.timed_out": "{name} n'a pas déclaré à temps : il passe.",
     "binomial.round.title": "Binomial · manche {round} sur {rounds} : {card} {game}",
+    "binomial.left": " (a quitté la partie)",
+    "binomial.round.left": "{name} a quitté la partie : aucune déclaration",
     "binomial.round.chairman": "Président : {name}",
     "binomial.round.fights": "{name} combat",
     "binomial.round.passes": "{name} passe",
