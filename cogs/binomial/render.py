@@ -200,6 +200,8 @@ class BinomialPresenter:
             lines.append(t("binomial.roll.line", lang, roll=len(view.rolls), rolls=ROLLS, digit=view.pending,
                            placed=names_or_nobody(placed, lang), waiting=names_or_nobody(waiting, lang)))
             lines.append(t("binomial.roll.rolls", lang, digits=" ".join(map(str, view.rolls))))
+            if not view.history and view.game <= 1:  # the first chairman is drawn at the start: said at once
+                lines.append(t("binomial.roll.chairman", lang, name=who_marked(seats, view.chairman, lang)))
             lines.append(t("binomial.roll.how", lang))
             title = t("binomial.roll.title", lang, game=game_of(view, lang))
         else:
@@ -313,6 +315,9 @@ class BinomialPresenter:
         if "cell" in action and view.pending is not None:
             key = "binomial.ack.placed_changed" if changed else "binomial.ack.placed"
             return t(key, lang, digit=view.pending, cell=action["cell"])
+        if view.card:  # a declaration names the round and the card it counts for (a late DM lands in the next)
+            where = t("binomial.ack.for", lang, round=view.round, card=card_title(view.card, lang))
+            return f"{where} {self.ack(action, changed, lang)}"
         return self.ack(action, changed, lang)
 
     def timed_out(self, before: View, after: View, seat: Seat, lang: str) -> str | None:

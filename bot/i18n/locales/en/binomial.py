@@ -43,6 +43,7 @@ MESSAGES = {
     "binomial.roll.title": "Binomial · numerology {game}",
     "binomial.roll.line": "Roll {roll} of {rolls}: {digit} - placed: {placed}; waiting: {waiting}",
     "binomial.roll.rolls": "Rolls so far: {digits}",
+    "binomial.roll.chairman": "First chairman (drawn at random): {name}",
     "binomial.roll.how": ("Press **Place secretly** to choose a cell, or DM me a cell like `3b`. You may change "
                           "it until everyone has placed; when time runs out the digit goes in your first free cell."),
     "binomial.roll.done_title": "Binomial · numerology over {game}",
@@ -86,6 +87,7 @@ MESSAGES = {
     "binomial.pick.placeholder": "Fight with…",
     "binomial.pick.fight": "Fight with {number}",
     "binomial.pick.pass": "Pass",
+    "binomial.ack.for": "Round {round}, {card}:",
     "binomial.ack.cell": "Your digit goes in {cell}.",
     "binomial.ack.placed": "{digit} goes in {cell}. You may change it until everyone has placed.",
     "binomial.ack.placed_changed": "Changed: {digit} now goes in {cell}.",

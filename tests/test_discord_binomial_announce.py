@@ -1,0 +1,33 @@
+"""Binomial tells what the README promises when it is true (issue 34, points 6 and 9): the first chairman is
+announced from the first roll, and a declaration's acknowledgement names the round and card it counts for (a
+late DM in the dark variant lands in the next round: the player reads which). Real bot, local fake Discord."""
+
+from __future__ import annotations
+
+from tests.binomial_discord import numerology_messages, settled, start_binomial, table
+from tests.discord_world import World
+
+PLAYERS = ("ana", "ben")
+
+
+async def test_the_first_chairman_is_announced_with_the_first_roll(world: World) -> None:
+    await start_binomial(world, PLAYERS)
+    await settled(world)
+    current = await table(world)
+    name = world.users[PLAYERS[current.state.chairman]].user.display_name
+    text = world.fake.visible_text(numerology_messages(world)[0])
+    assert "First chairman (drawn at random): " in text and name in text.split("First chairman")[1].splitlines()[0]
+
+
+async def test_a_dark_declaration_is_acknowledged_with_its_round_and_card(world: World) -> None:
+    await start_binomial(world, PLAYERS, dark=True)
+    await settled(world)
+    for _ in range(40):  # the numerology played by the timers
+        if (await table(world)).state.kind == "pick":
+            break
+        await world.advance(31)
+    current = await table(world)
+    assert current.state.kind == "pick"
+    answer = await world.dm("ana", "pass")
+    assert answer.startswith(f"Round {current.state.round}, "), answer
+    assert "You pass" in answer
