@@ -5,7 +5,7 @@ late DM in the dark variant lands in the next round: the player reads which). Re
 from __future__ import annotations
 
 from tests.binomial_discord import numerology_messages, settled, start_binomial, table
-from tests.discord_world import World
+from tests.discord_world import World, eventually
 
 PLAYERS = ("ana", "ben")
 
@@ -31,3 +31,15 @@ async def test_a_dark_declaration_is_acknowledged_with_its_round_and_card(world:
     answer = await world.dm("ana", "pass")
     assert answer.startswith(f"Round {current.state.round}, "), answer
     assert "You pass" in answer
+
+
+async def test_an_abandoned_numerology_message_no_longer_says_who_is_awaited(world: World) -> None:
+    await start_binomial(world, PLAYERS)
+    message = await settled(world)
+    assert message is not None
+    assert "waiting: Ana, Ben" in world.fake.visible_text(message)
+    left = await (await world.users["ben"].slash(world.general, "binomial leave")).wait()
+    assert left.ephemeral
+    shown = await eventually(lambda: "waiting:" not in world.fake.visible_text(world.fake.world.messages[message.id])
+                             and world.fake.world.messages[message.id], what="the numerology message closed")
+    assert "abandoned" in world.fake.visible_text(shown).lower() and not shown.components

@@ -269,9 +269,17 @@ class Talk(Restarts):
 
     async def _abandoned(self, record: GameRecord, status_message_id: int | None) -> None:
         lang = await self.languages.for_game(record)
+        presenter = self.presenter(record)
         if status_message_id:
-            try:  # the old turn's buttons would only answer "that game was cancelled"
-                await self.channel(record.channel_id).get_partial_message(status_message_id).edit(view=None)
+            # the old turn's buttons would only answer "that game was cancelled"; a turn message that shows the
+            # step live (who is awaited) would go on saying so: it says the game was abandoned instead. A game
+            # told in reports keeps its message (the last report is at its top), without the buttons.
+            fields: dict[str, Any] = {"view": None}
+            if not hasattr(presenter, "report"):
+                fields.update(content=None, attachments=[], embeds=[discord.Embed(
+                    title=presenter.title(lang), description=t("core.game.abandoned", lang), colour=presenter.colour)])
+            try:
+                await self.channel(record.channel_id).get_partial_message(status_message_id).edit(**fields)
             except discord.HTTPException as exc:
                 log.info("could not close the turn message of game %s: %s", record.id, exc)
         self.turn_messages.pop(record.id, None)
