@@ -43,3 +43,29 @@ async def test_an_abandoned_numerology_message_no_longer_says_who_is_awaited(wor
     shown = await eventually(lambda: "waiting:" not in world.fake.visible_text(world.fake.world.messages[message.id])
                              and world.fake.world.messages[message.id], what="the numerology message closed")
     assert "abandoned" in world.fake.visible_text(shown).lower() and not shown.components
+
+
+async def test_when_the_ai_declares_last_the_round_message_shows_the_reveal(world: World, monkeypatch: object
+                                                                            ) -> None:
+    """Issue 34, point 8: seed 1 makes the human seat the first chairman, so the AI declares last."""
+    from tests.binomial_discord import bot_messages, title
+    from tests.discord_world import buttons
+
+    monkeypatch.setattr("bot.core.service.secrets.randbits", lambda bits: 1)  # type: ignore[attr-defined]
+    await start_binomial(world, ("ana",), ai_players=1, ai_level="easy")
+    await settled(world)
+    for _ in range(40):  # the numerology played by the timers
+        if (await table(world)).state.kind == "declare":
+            break
+        await world.advance(31)
+    current = await table(world)
+    assert current.state.kind == "declare" and current.state.chairman == 0
+    message = await settled(world)
+    assert message is not None
+    pressed = await (await world.users["ana"].click(message, buttons(message)[-1]["custom_id"])).wait()  # Pass
+    assert pressed.response_type == 7, pressed.text()
+    closed = world.fake.visible_text(world.fake.world.messages[message.id])
+    assert "Reveal of round 1" in closed, closed
+    nxt = await eventually(lambda: [m for m in bot_messages(world) if title(m).startswith("Binomial · round 2")],
+                           what="round 2's message")
+    assert "Reveal of round 1" not in world.fake.visible_text(nxt[0])

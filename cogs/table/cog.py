@@ -508,10 +508,13 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
                 self.talk.choice_made(outcome.table)
         elif on_turn_message and outcome.reports and outcome.reports[0].step == step:
             lang_game = await self.languages.for_game(outcome.table.record)
-            card = presenter.done(happened(outcome.table, outcome.reports[0]), seat_infos(outcome.table),
-                                  self.talk.since_of(table.id, step), lang_game)
+            # the steps of this message's thread that followed at once (an AI declaring last, the reveal) are
+            # told in it too, not at the top of the next round's message
+            run = self.talk.thread_run(outcome.table, outcome.reports, step)
+            since = [*self.talk.since_of(table.id, step), *(happened(outcome.table, r) for r in run[:-1])]
+            card = presenter.done(happened(outcome.table, run[-1]), seat_infos(outcome.table), since, lang_game)
             await edit(interaction, **edit_fields(card), view=None)
-            await self.talk.announce(outcome.table, outcome.reports, shown=step)
+            await self.talk.announce(outcome.table, outcome.reports, shown=run[-1].step)
             return
         else:
             await edit(interaction, content=t("core.done", lang), view=None, embeds=[])
