@@ -13,6 +13,7 @@ import asyncio
 import gc
 import logging
 import secrets
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -39,6 +40,21 @@ ABANDONED = "abandoned: fewer than two players left"
 # How many of each player's finished games against this bot a learning AI starts from (the newest): enough to
 # see a habit, few enough that one read at the start stays small, and people change how they play.
 PAST_GAMES_PER_PLAYER = 20
+
+
+def forfeit(game: Game[Any, Any, Any], state: Any, seats: frozenset[Seat]) -> Step:
+    """The actions of ``seats``, who left or were kicked, in a step that asks them: the game's ``forfeit``
+    (they take no part: Numeri's tokens stay where they are) when it has one, else its deadline default."""
+    if not seats:
+        return {}
+    hook = getattr(game, "forfeit", None)
+    return dict(hook(state, seats)) if hook is not None else dict(game.timeout(state, seats))
+
+
+def typed(text: str) -> str:
+    """What a player typed, read the same way for every game: Unicode NFKC (full-width "３ｂ" is "3b", as
+    Japanese keyboards type it), then trimmed. Games parse only this form."""
+    return unicodedata.normalize("NFKC", text).strip()
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,7 +317,7 @@ class GameService(LobbyService):
             prompt = table.prompt
             if prompt is None or seat not in prompt.seats:
                 raise NotYourTurn()
-            move = dict(game.parse(table.state, seat, text) if text is not None
+            move = dict(game.parse(table.state, seat, typed(text)) if text is not None
                         else game.check(table.state, seat, action or {}))
             if not prompt.sealed:
                 report = await self._commit(table, {seat: move}, "moved")
@@ -336,7 +352,8 @@ class GameService(LobbyService):
                 absent = (full.seats if full else frozenset()) - prompt.seats
                 missing = table.awaited()
                 drafts = {s: table.drafts[s] for s in prompt.seats if s in table.drafts} if prompt.sealed else {}
-                applied = {**table.game.timeout(table.state, missing | absent), **drafts}
+                applied = {**table.game.timeout(table.state, missing), **forfeit(table.game, table.state, absent),
+                           **drafts}
                 report = await self._commit(table, applied, "deadline", missing)
                 if report is not None:
                     table, more = await self._settle(game_id, table)
@@ -460,7 +477,7 @@ class GameService(LobbyService):
         full = game.prompt(state)
         absent = (full.seats if full else frozenset()) - prompt.seats
         if not prompt.seats:  # everyone this step asks has left
-            return dict(game.timeout(state, absent)), "absent"
+            return dict(forfeit(game, state, absent)), "absent"
         robots = {s for s in prompt.seats if table.seat(s).is_ai}
         if not prompt.sealed:
             if prompt.seats - robots:
@@ -478,7 +495,7 @@ class GameService(LobbyService):
         if prompt.seats - table.drafts.keys():
             return None
         drafts = {seat: table.drafts[seat] for seat in sorted(prompt.seats)}
-        return {**game.timeout(state, absent), **drafts}, "all-chosen"
+        return {**forfeit(game, state, absent), **drafts}, "all-chosen"
 
     async def _ai_move(self, table: Table, seat: Seat) -> dict[str, Any] | None:
         game, state = table.game, table.state

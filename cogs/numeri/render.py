@@ -29,6 +29,12 @@ def duration(seconds: int, lang: str) -> str:
     return t("numeri.time.min", lang, m=minutes) if minutes else t("numeri.time.s", lang, s=rest)
 
 
+def who_marked(seats: Sequence[SeatInfo], seat: int, lang: str) -> str:
+    """A seat's name, marked when it has left the game (its tokens stay, it no longer plays)."""
+    info = next((s for s in seats if s.seat == seat), None)
+    return who(seats, seat) + (t("numeri.left", lang) if info is not None and info.gone else "")
+
+
 def face(roll: Any, lang: str) -> str:
     return t("numeri.star", lang) if roll == STAR else str(roll)
 
@@ -53,7 +59,8 @@ def board_line(view: NumeriView, seats: Sequence[SeatInfo], lang: str) -> str:
     for seat in range(view.seats):
         tokens = " ".join(f"{token}:{square_text(sq, lang)}" for token, sq in zip(TOKENS, view.positions[seat],
                                                                                    strict=True))
-        parts.append(t("numeri.board.seat", lang, name=who(seats, seat), tokens=tokens, score=view.scores[seat]))
+        parts.append(t("numeri.board.seat", lang, name=who_marked(seats, seat, lang), tokens=tokens,
+                       score=view.scores[seat]))
     barrier = t("numeri.board.barrier_passed" if view.barrier_passed else "numeri.board.barrier", lang,
                 square=view.barrier)
     return t("numeri.board.line", lang, seats="; ".join(parts), barrier=barrier)
@@ -65,6 +72,8 @@ def event_line(happened: Happened, seats: Sequence[SeatInfo], lang: str) -> str 
     if isinstance(event, Rolled):
         return None
     if isinstance(event, Passed):
+        if event.left:  # a seat that left: its turns pass silently (the board marks it as gone)
+            return None
         return t("numeri.event.passed", lang, name=who(seats, event.seat), roll=face(event.roll, lang))
     if isinstance(event, Moved):
         key = "numeri.event.timeout" if happened.reason == "deadline" else "numeri.event.moved"
@@ -91,7 +100,20 @@ def legal_label(view: NumeriView, seat: int, moves: Sequence[int], lang: str) ->
                        end="?" if end is None else end))
         if end is not None:
             positions, _ = engine.step(positions, seat, token)
-    return " + ".join(parts)
+    label = " + ".join(parts)
+    return t("numeri.choice.ends", lang, moves=label) if engine.ended(positions) else label
+
+
+def winner_seats(view: NumeriView, seats: Sequence[SeatInfo]) -> list[int]:
+    """The best total among the seats still at the table: a seat that left forfeited (it wins nothing)."""
+    gone = {s.seat for s in seats if s.gone}
+    playing = [s for s in range(view.seats) if s not in gone] or list(range(view.seats))
+    best = max(view.scores[s] for s in playing)
+    return [s for s in playing if view.scores[s] == best]
+
+
+def winners_line(view: NumeriView, seats: Sequence[SeatInfo], lang: str) -> str:
+    return t("numeri.final.winners", lang, names=", ".join(who(seats, s) for s in winner_seats(view, seats)))
 
 
 def points_line(view: NumeriView, seat: int, lang: str) -> str:
@@ -142,13 +164,12 @@ class NumeriPresenter(Presenter):
         return Card(embeds=(embed,), pictures=(pic,))
 
     def final(self, view: NumeriView, seats: Sequence[SeatInfo], since: Sequence[Happened], lang: str) -> Card:
-        winners = [who(seats, s) for s in range(view.seats) if view.scores[s] == max(view.scores)]
-        text = "\n\n".join(x for x in (self.since_text(since, seats, lang),
-                                       t("numeri.final.winners", lang, names=", ".join(winners))) if x)
+        text = "\n\n".join(x for x in (self.since_text(since, seats, lang), winners_line(view, seats, lang)) if x)
         embed, pic = self._board_embed(t("numeri.final.title", lang), text, view, seats, lang)
-        for seat in range(view.seats):
-            embed.add_field(name=t("numeri.final.seat", lang, name=who(seats, seat), score=view.scores[seat]),
-                            value=points_line(view, seat, lang), inline=True)
+        gone = {s.seat for s in seats if s.gone}
+        for seat in sorted(range(view.seats), key=lambda s: s in gone):  # a seat that left ranks last
+            embed.add_field(name=t("numeri.final.seat", lang, name=who_marked(seats, seat, lang),
+                                   score=view.scores[seat]), value=points_line(view, seat, lang), inline=True)
         return Card(embeds=(embed,), pictures=(pic,))
 
     def inputs(self, view: NumeriView, prompt: Prompt, seat: Seat, legal: Sequence[Action] | None, lang: str
@@ -168,13 +189,16 @@ class NumeriPresenter(Presenter):
                               colour=self.colour)
         for seat in range(view.seats):
             info = next((s for s in seats if s.seat == seat), None)
-            mark = t("numeri.score.away", lang) if info and info.away else ""
+            mark = (t("numeri.left", lang) if info and info.gone
+                    else t("numeri.score.away", lang) if info and info.away else "")
             tokens = " ".join(f"{token}:{square_text(sq, lang)}" for token, sq in zip(TOKENS, view.positions[seat],
                                                                                        strict=True))
             embed.add_field(name=f"{who(seats, seat)}{mark}", value=t("numeri.score.line", lang,
                                                                       score=view.scores[seat], tokens=tokens),
                             inline=False)
-        if not view.over:
+        if view.over:  # after the end, /score says who won, as the final message does
+            embed.description = winners_line(view, seats, lang)
+        else:
             embed.set_footer(text=t("numeri.score.turn", lang, name=who(seats, view.current)))
         return Card(embeds=(embed,))
 

@@ -5,6 +5,7 @@ game's presenter say it, let :class:`Talk` post it. Every refusal is a private l
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 from collections.abc import AsyncIterator, Mapping
@@ -50,6 +51,8 @@ Interaction = discord.Interaction[Any]
 AI_NAMES = ("Ada", "Blaise", "Carl", "Dora", "Emmy", "Fermat")
 RECENT_GAMES = 20  # /score after a game looks this far back for the channel's last finished game
 MODAL_CHECK_WITHIN = 1.5  # a modal cannot follow a deferral: past this, defer and say so
+DATABASE_WATCH_SECONDS = 1.0  # how often the SQLite file is checked to be the one opened (one stat)
+DATABASE_LOST_EXIT = 3  # the exit status when it was deleted or replaced under the running bot
 class TableCog(DirectMessages, commands.Cog, name="Table"):
     def __init__(self, bot: NumberBot) -> None:
         self.bot = bot
@@ -89,9 +92,12 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             name=cmd("board", "core.cmd.board"), callback=self.board_cmd,
             description=cmd("A player's board in the game here (or in your game)", "core.cmd.board.desc")))
         self._restoring = asyncio.create_task(self._restore_when_ready(), name="restore tables")
+        self._watching = asyncio.create_task(self._watch_database(), name="watch the database file")
 
     async def cog_unload(self) -> None:
         self._restoring.cancel()
+        if self._watching is not asyncio.current_task():
+            self._watching.cancel()
         for group, name in self._added:
             group.remove_command(name)
         self.bot.tree.remove_command("board")
@@ -109,6 +115,33 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
                 delay = self.talk.backoff(attempt)
                 log.warning("could not restore the tables (%s); trying again in %.0f s", exc, delay)
                 await asyncio.sleep(delay)
+
+    async def _watch_database(self) -> None:
+        """Notice, within a second, a database file deleted or replaced under the running bot (every commit
+        checks it too, so no choice is acknowledged after it): stop taking choices, say it in one log line and
+        in the channel of every game this process holds, and close with exit status 3 so that a supervisor
+        starts the bot again on the file that is there now."""
+        replaced = getattr(self.bot.store, "replaced", None)
+        if replaced is None:  # PostgreSQL: no file to lose
+            return
+        while not replaced():
+            await asyncio.sleep(DATABASE_WATCH_SECONDS)
+        path = getattr(self.bot.store, "path", "?")
+        log.error("database %s was deleted or replaced while the bot ran: no choice is taken any more; stopping "
+                  "(exit status %d) so that a supervisor starts the bot again", path, DATABASE_LOST_EXIT)
+        self.bot.exit_code = DATABASE_LOST_EXIT  # type: ignore[attr-defined]
+        for table in list(self.service._tables.values()):
+            if table.running:
+                lang = await self._game_lang(table.record)
+                with contextlib.suppress(discord.HTTPException):
+                    await self.talk.channel(table.record.channel_id).send(t("core.stop.database_lost", lang))
+        await self.bot.close()
+
+    async def _game_lang(self, record: GameRecord) -> str:
+        try:
+            return await self.languages.for_game(record)
+        except Exception:  # the server's language is in the database that is gone
+            return str(record.options.get("language") or DEFAULT)
 
     async def _connected(self) -> None:
         """Until the gateway's READY is read (or the bot is ready). The restore needs the session, not the
@@ -405,6 +438,8 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         """Why the current step does not take this user's action: the game's own reason, else whose turn."""
         presenter = self.presenters[table.record.kind]
         seated = table.record.seat_of(user_id) if user_id is not None else None
+        if user_id is not None and seated is None:  # not at this table at all (never seated, or left)
+            return Refused(t("core.error.not_in_game", lang))
         if user_id is not None and table.running:
             why = presenter.not_asked(table.game.view(table.state, None), seated.seat if seated else None, lang)
             if why:
@@ -420,8 +455,8 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             lang = await self._lang(interaction)
             table = await self._current(game_id, step)
             _, legal, inputs = self._inputs_for(table, interaction.user.id, lang)
-            if not 0 <= index < len(inputs.choices):
-                raise TurnOver(table.step)
+            if not 0 <= index < len(inputs.choices):  # a forged custom_id: this step never offered it
+                raise Refused(t("core.error.not_offered", lang))
             choice = inputs.choices[index]
             if not choice.actions:  # nothing this seat can pick (said privately: the buttons are public)
                 raise Refused(choice.none or t("core.error.turn_over", lang))
@@ -440,8 +475,8 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             lang = await self._lang(interaction)
             table = await self._current(game_id, step)
             _, legal, _ = self._inputs_for(table, interaction.user.id, lang)
-            if not 0 <= index < len(legal):
-                raise TurnOver(table.step)
+            if not 0 <= index < len(legal):  # a forged select value: never offered
+                raise Refused(t("core.error.not_offered", lang))
             await self._act(interaction, table, step, legal[index], lang, on_turn_message=False)
 
     def _inputs_for(self, table: Table, user_id: int, lang: str) -> tuple[int, list[Action], Any]:
@@ -475,10 +510,13 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
                 self.talk.choice_made(outcome.table)
         elif on_turn_message and outcome.reports and outcome.reports[0].step == step:
             lang_game = await self.languages.for_game(outcome.table.record)
-            card = presenter.done(happened(outcome.table, outcome.reports[0]), seat_infos(outcome.table),
-                                  self.talk.since_of(table.id, step), lang_game)
+            # the steps of this message's thread that followed at once (an AI declaring last, the reveal) are
+            # told in it too, not at the top of the next round's message
+            run = self.talk.thread_run(outcome.table, outcome.reports, step)
+            since = [*self.talk.since_of(table.id, step), *(happened(outcome.table, r) for r in run[:-1])]
+            card = presenter.done(happened(outcome.table, run[-1]), seat_infos(outcome.table), since, lang_game)
             await edit(interaction, **edit_fields(card), view=None)
-            await self.talk.announce(outcome.table, outcome.reports, shown=step)
+            await self.talk.announce(outcome.table, outcome.reports, shown=run[-1].step)
             return
         else:
             await edit(interaction, content=t("core.done", lang), view=None, embeds=[])
