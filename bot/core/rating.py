@@ -58,7 +58,7 @@ SEASON_META = "season_length:{guild}"  # the meta key of a server's season lengt
 
 # The number players see ---------------------------------------------------------------------------
 def shown(mu: float) -> int:
-    return int(round(SHOWN_BASE + SHOWN_SCALE * (mu - MODEL.mu)))
+    return round(SHOWN_BASE + SHOWN_SCALE * (mu - MODEL.mu))
 
 
 def provisional(games: int) -> bool:
