@@ -214,13 +214,17 @@ class RatingPage:
 
 
 class RatingReads:
-    """The reads of ratings both statistics backends share; each gives ``_fetch`` (``?`` parameters) and
-    ``_names``."""
+    """The reads of ratings both statistics backends share; each gives ``_fetch`` (``?`` parameters), and the
+    results cache its ``refresh`` and ``_names`` (a player's name at the table in their latest game)."""
 
     async def _fetch(self, sql: str, params: tuple[Any, ...]) -> Sequence[Sequence[Any]]:
         raise NotImplementedError
 
     async def _names(self, guild_id: int, kind: str, user_ids: list[int]) -> dict[int, str]:
+        raise NotImplementedError
+
+    async def refresh(self, guild_id: int | None = None, kind: str | None = None, *, every_guild: bool = False
+                      ) -> int:
         raise NotImplementedError
 
     async def rating_board(self, guild_id: int, kind: str, scope: str, *, min_games: int, page: int = 0,
@@ -232,7 +236,10 @@ class RatingReads:
         page = min(max(page, 0), pages - 1)
         rows = [rating_of(r) for r in await self._fetch(BOARD_SQL, (kind, scope, min_games, per_page,
                                                                     page * per_page))]
-        names = await self._names(guild_id, kind, [r.user_id for r in rows]) if rows else {}
+        names = {}
+        if rows:
+            await self.refresh(guild_id, kind)  # the names come from the results of the latest games
+            names = await self._names(guild_id, kind, [r.user_id for r in rows])
         board = []
         for row in rows:
             above = int((await self._fetch(ABOVE_SQL, (kind, scope, min_games, row.mu)))[0][0])

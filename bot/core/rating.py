@@ -87,6 +87,11 @@ def season_bounds(season: str) -> tuple[float, float]:
     return float(start), float(end)
 
 
+def season_key(start: float, end: float) -> str:
+    """The season that runs over [start, end) (what a leaderboard button carries)."""
+    return season_of(start, "quarter" if end - start > 40 * 86_400 else "month")
+
+
 def season_length(value: str | None) -> SeasonLength:
     return "quarter" if value == "quarter" else "month"
 
