@@ -18,8 +18,10 @@ from hypothesis import strategies as st
 
 from bot.core.rating import (
     MODEL,
+    Rater,
     places,
     rate,
+    scopes,
     season_bounds,
     season_of,
     shown,
@@ -29,7 +31,7 @@ from bot.core.service import GameService
 from bot.core.stats import summariser
 from storage import ratings as storage_ratings
 from storage.base import GameStore, SeatRecord
-from storage.ratings import GLOBAL_SCOPE, season_scope, server_scope
+from storage.ratings import GLOBAL_SCOPE, RatedPlayer, RatingJob, season_scope, server_scope
 from tests.backends import Backend
 from tests.conftest import FakeClock
 from tests.test_core_service import new_game, play_out
@@ -214,13 +216,16 @@ async def test_two_processes_finishing_games_at_once_rate_each_once(backend: Bac
 
         async def last_step(service: GameService, game_id: int, users: list[int]) -> None:
             table = await service.table(game_id)
-            while table.running:
+            for _ in range(60):  # 10 rounds of bids, a few refusals each: bounded, so a broken end fails, not hangs
+                if not table.running:
+                    return
                 for seat in sorted(table.awaited()):
                     try:
                         await service.act(game_id, users[seat], action={"bid": 0}, phase=table.step)
                     except Exception:  # the other process took this step: go on from the stored game
                         break
                 table = await service.table(game_id)
+            raise AssertionError(f"game {game_id} never finished")
 
         # both processes play every game at once: each step, and the end, is taken by one of them
         await asyncio.gather(*(last_step(s, g, u) for g, u in games for s in (first, second)))
@@ -231,3 +236,27 @@ async def test_two_processes_finishing_games_at_once_rate_each_once(backend: Bac
         for game_id, _ in games:
             assert len(await one.rating_changes(game_id)) == 9
     await check_recompute(backend)
+
+
+async def test_games_ending_at_the_same_moment_in_two_processes_are_all_rated_in_one_order(
+        backend: Backend, clock: FakeClock) -> None:
+    """At the store: twelve games end at once, half through each process's store; every end commits (no two
+    ratings take the same place in the ledger) and the ledger's order replays to the stored values."""
+    async with backend.store(shared=True) as one, backend.store(shared=True) as two:
+        service = GameService(one, GAMES, clock)
+        games = [await new_game(service, "bids", 2) for _ in range(12)]
+        for game_id, users in games:
+            await service.start(game_id, users[0])
+
+        async def end(store: GameStore, game_id: int, users: list[int]) -> bool:
+            players = (RatedPlayer(users[0], 0, 1), RatedPlayer(users[1], 1, 2))
+            job = RatingJob("bids", 1, "2027-01", scopes(1, "2027-01"), players, Rater(players))
+            return await store.resolve_phase(game_id, 0, {"step": {}, "reason": "test", "timed_out": []}, None,
+                                             True, clock.now(), rating=job)
+
+        ended = await asyncio.gather(*(end(one if n % 2 else two, g, u) for n, (g, u) in enumerate(games)))
+        assert ended == [True] * len(games)
+        async with backend.stats(summariser(GAMES), [g.key for g in GAMES]) as stats:
+            ledger = await stats.rating_ledger()
+        assert sorted(e.game_id for e in ledger) == sorted(g for g, _ in games)
+        assert [e.seq for e in ledger] == list(range(1, len(games) + 1))
