@@ -44,6 +44,7 @@ from . import leaderboard
 from .dbgen import migrate
 
 GUILD = leaderboard.GUILD
+INCREMENTAL_BATCH = 5_000
 KIND = leaderboard.KIND
 
 
@@ -119,8 +120,12 @@ def rate_incrementally(path: Path) -> int:
                        " ORDER BY updated_at, id").fetchall()
     rated = 0
     db.execute("PRAGMA synchronous = OFF")
+    db.execute("PRAGMA cache_size = -262144")  # setup only: a large transaction's pages stay in memory
     db.execute("BEGIN")
-    for game_id, guild_id, finished in games:
+    for n, (game_id, guild_id, finished) in enumerate(games, start=1):
+        if n % INCREMENTAL_BATCH == 0:
+            db.execute("COMMIT")
+            db.execute("BEGIN")
         record = GameRecord(int(game_id), KIND, guild_id, 0, 0, "finished", {}, 0, None, None, None, 0, "finished",
                             0.0, float(finished), tuple(seats[int(game_id)]))
         job = rating_job(record, scores[int(game_id)], season_of(float(finished)))
@@ -208,30 +213,86 @@ async def measure_board(path: Path, repeats: int) -> None:
     print("query plan (by wins, for comparison):", " | ".join(wins_plan))
 
 
+# The same board on PostgreSQL -------------------------------------------------------------------
+PG_FILL = [
+    # the ledger: games rated one after the other (the games themselves are not generated: the board never
+    # reads them, and the ledger's foreign key is dropped for the fill)
+    "ALTER TABLE rated_games DROP CONSTRAINT rated_games_game_id_fkey",
+    "INSERT INTO rated_games (game_id, seq, kind, guild_id, season, rated_at)"
+    " SELECT g, g, '{kind}', {guild}, '2026-' || lpad((1 + g % 12)::text, 2, '0'), {now}"
+    " FROM generate_series(1, {games}) g",
+    "INSERT INTO ratings (kind, scope, user_id, mu, sigma, games, last_game)"
+    " SELECT '{kind}', sc, 10000 + u, 25 + 4 * (random() + random() + random() - 1.5) * 2, 0.8 + random() * 2,"
+    " 1 + floor(random() * {per_player})::int, 1 + floor(random() * {games})::int"
+    " FROM generate_series(1, {players}) u,"
+    " unnest(ARRAY['server:{guild}', 'global'] || ARRAY(SELECT 'season:{guild}:2026-' || lpad(m::text, 2, '0')"
+    " FROM generate_series(1, 12) m)) sc",
+    "VACUUM ANALYZE ratings",
+]
+
+
+async def measure_board_postgres(games: int, players: int, repeats: int) -> None:
+    from storage.postgres import PostgresStore
+    from storage.postgres_stats import PostgresStats
+    from storage.ratings import pg
+
+    from .postgres import database
+
+    async with database() as url:
+        async with PostgresStore(url) as store:
+            start = time.perf_counter()
+            for statement in PG_FILL:
+                await store.pool.execute(statement.format(kind=KIND, guild=GUILD, now=leaderboard.NOW, games=games,
+                                                          players=players, per_player=2 * games * 4 // players),
+                                         timeout=3600)
+            built = time.perf_counter() - start
+        async with PostgresStats(url, summariser(GAMES), [g.key for g in GAMES]) as stats:
+            firsts, laters = [], []
+            for _ in range(repeats):
+                start = time.perf_counter()
+                page = await stats.rating_board(GUILD, KIND, server_scope(GUILD), min_games=5)
+                firsts.append(time.perf_counter() - start)
+                start = time.perf_counter()
+                await stats.rating_board(GUILD, KIND, server_scope(GUILD), min_games=5, page=200)
+                laters.append(time.perf_counter() - start)
+            plan = [str(r[0]) for r in await stats.pool.fetch(f"EXPLAIN ANALYZE {pg(BOARD_SQL)}", KIND,
+                                                              server_scope(GUILD), 5, 10, 0)]
+            ledger = await stats.pool.fetchval("SELECT COUNT(*) FROM rated_games")
+    print(f"PostgreSQL: built a ledger of {ledger:,} rated games and {players:,} players' ratings in {built:.1f} s")
+    print(f"{'PostgreSQL leaderboard by rating, page 1 / page 201':<58} {ms(statistics.median(firsts))}"
+          f" {ms(statistics.median(laters))}   ({page.players:,} players)")
+    print("PostgreSQL plan (by rating):\n  " + "\n  ".join(plan))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100_000, help="stored games to recompute")
     parser.add_argument("--board-games", type=int, default=1_000_000, help="rated games behind the board")
     parser.add_argument("--players", type=int, default=30_000, help="players of the board's server")
     parser.add_argument("--repeats", type=int, default=200)
+    parser.add_argument("--no-postgres", action="store_true", help="skip the board on PostgreSQL")
+    parser.add_argument("--board-only", action="store_true", help="only the boards over the big ledger")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "ratings.sqlite3"
-        start = time.perf_counter()
-        leaderboard.build(path, args.games)
-        print(f"built {args.games:,} finished games in {time.perf_counter() - start:.1f} s")
-        start = time.perf_counter()
-        rated = rate_incrementally(path)
-        took = time.perf_counter() - start
-        print(f"rated {rated:,} of them incrementally (the bot's end-of-game write, one transaction) in {took:.1f} s"
-              f" ({took / max(rated, 1) * 1000:.3f} ms per game)")
-        one_game(path, args.repeats)
-        asyncio.run(recompute(path))
+        if not args.board_only:
+            start = time.perf_counter()
+            leaderboard.build(path, args.games)
+            print(f"built {args.games:,} finished games in {time.perf_counter() - start:.1f} s")
+            start = time.perf_counter()
+            rated = rate_incrementally(path)
+            took = time.perf_counter() - start
+            print(f"rated {rated:,} of them incrementally (the bot's end-of-game write, batches of"
+                  f" {INCREMENTAL_BATCH:,} games per transaction) in {took:.1f} s")
+            one_game(path, args.repeats)
+            asyncio.run(recompute(path))
         board = Path(tmp) / "board.sqlite3"
         start = time.perf_counter()
         build_board(board, args.board_games, args.players)
         print(f"built a ledger of {args.board_games:,} rated games in {time.perf_counter() - start:.1f} s")
         asyncio.run(measure_board(board, 7))
+    if not args.no_postgres:
+        asyncio.run(measure_board_postgres(args.board_games, args.players, 7))
 
 
 if __name__ == "__main__":

@@ -230,7 +230,7 @@ class RatingReads:
     async def rating_board(self, guild_id: int, kind: str, scope: str, *, min_games: int, page: int = 0,
                            per_page: int = 10) -> RatingPage:
         """Players of ``scope`` with at least ``min_games`` rated games, best first; equal ratings share a rank.
-        One ordered range of the index ``ratings_board`` per page, and a count per player shown."""
+        One ordered range of the index ``ratings_board`` per page, and one count for the first rank shown."""
         players = int((await self._fetch(BOARD_COUNT_SQL, (kind, scope, min_games)))[0][0])
         pages = max(1, -(-players // per_page))
         page = min(max(page, 0), pages - 1)
@@ -240,11 +240,16 @@ class RatingReads:
         if rows:
             await self.refresh(guild_id, kind)  # the names come from the results of the latest games
             names = await self._names(guild_id, kind, [r.user_id for r in rows])
-        board = []
-        for row in rows:
-            above = int((await self._fetch(ABOVE_SQL, (kind, scope, min_games, row.mu)))[0][0])
-            board.append(BoardRow(above + 1, row.user_id, names.get(row.user_id, str(row.user_id)), row.mu,
-                                  row.sigma, row.games))
+        board: list[BoardRow] = []
+        for position, row in enumerate(rows, start=page * per_page + 1):
+            if board and board[-1].mu == row.mu:
+                rank = board[-1].rank  # a tie shares its rank
+            elif not board:  # the page's first row may tie with the previous page's last: count who is above
+                rank = 1 + int((await self._fetch(ABOVE_SQL, (kind, scope, min_games, row.mu)))[0][0])
+            else:
+                rank = position  # ordered by rating: everyone above it is on this page or before
+            board.append(BoardRow(rank, row.user_id, names.get(row.user_id, str(row.user_id)), row.mu, row.sigma,
+                                  row.games))
         return RatingPage(tuple(board), page, pages, players)
 
     async def player_ratings(self, kind: str, user_id: int, scopes: Sequence[str]) -> dict[str, RatingRow]:

@@ -260,3 +260,20 @@ async def test_games_ending_at_the_same_moment_in_two_processes_are_all_rated_in
             ledger = await stats.rating_ledger()
         assert sorted(e.game_id for e in ledger) == sorted(g for g, _ in games)
         assert [e.seq for e in ledger] == list(range(1, len(games) + 1))
+
+
+async def test_the_board_ranks_equal_ratings_alike_across_pages(backend: Backend, store: GameStore) -> None:
+    mus = [30.0, 28.0, 28.0, 28.0, 27.0, 26.0, 26.0]  # ranks 1, 2, 2, 2, 5, 6, 6
+    for n, mu in enumerate(mus):
+        await backend.execute("INSERT INTO ratings (kind, scope, user_id, mu, sigma, games, last_game)"
+                              " VALUES ('bids', 'server:1', ?, ?, 2.0, 9, 1)", 500 + n, mu)
+    await backend.execute("INSERT INTO ratings (kind, scope, user_id, mu, sigma, games, last_game)"
+                          " VALUES ('bids', 'server:1', 999, 40.0, 2.0, 4, 1)")  # provisional: not listed
+    async with backend.stats(summariser(GAMES), [g.key for g in GAMES]) as stats:
+        ranks = []
+        for page in range(3):
+            shown_page = await stats.rating_board(1, "bids", "server:1", min_games=5, page=page, per_page=3)
+            assert shown_page.players == 7 and shown_page.pages == 3
+            ranks += [(r.rank, r.user_id) for r in shown_page.rows]
+    assert [r for r, _ in ranks] == [1, 2, 2, 2, 5, 6, 6]
+    assert [u for _, u in ranks] == [500, 501, 502, 503, 504, 505, 506]
