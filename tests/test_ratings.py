@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,6 +33,7 @@ from bot.core.rating import (
 from bot.core.rating_check import recompute_from
 from bot.core.service import GameService
 from bot.core.stats import summariser
+from bot.games import GAMES as BOT_GAMES
 from storage import ratings as storage_ratings
 from storage.base import GameStore, SeatRecord
 from storage.ratings import GLOBAL_SCOPE, RatedPlayer, RatingJob, season_scope, server_scope
@@ -38,6 +43,7 @@ from tests.test_core_service import new_game, play_out
 from tests.toy_games import BIDS, RACE
 
 GAMES = (RACE, BIDS)
+ROOT = Path(__file__).resolve().parents[1]
 
 
 # The maths ---------------------------------------------------------------------------------------
@@ -277,3 +283,42 @@ async def test_the_board_ranks_equal_ratings_alike_across_pages(backend: Backend
             ranks += [(r.rank, r.user_id) for r in shown_page.rows]
     assert [r for r, _ in ranks] == [1, 2, 2, 2, 5, 6, 6]
     assert [u for _, u in ranks] == [500, 501, 502, 503, 504, 505, 506]
+
+
+async def play_the_number(service: GameService, guild: int, users: list[int], seed: int) -> int:
+    """A whole game of The Number through the service, every player choosing a random legal number."""
+    rng = random.Random(seed)
+    record = await service.open_lobby(guild, 800 + seed, users[0], "a", {"turn_seconds": 60}, kind="thenumber")
+    for user in users[1:]:
+        await service.join(record.id, user, f"u{user}")
+    table = (await service.start(record.id, users[0])).table
+    while table.running:
+        for seat, user in enumerate(users):
+            free = sorted(table.state.available(str(seat)))
+            if free and table.running:
+                await service.act(record.id, user, text="".join(str(rng.choice(free)) for _ in range(3)))
+        table = await service.table(record.id)
+    return record.id
+
+
+async def test_the_recompute_command_finds_the_stored_values_and_names_a_difference(
+        backend: Backend, store: GameStore, clock: FakeClock, tmp_path: Path) -> None:
+    service = GameService(store, BOT_GAMES, clock)
+    for seed in range(3):
+        await play_the_number(service, 1 + seed % 2, [6001, 6002, 6003][: 2 + seed % 2], seed)
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DATABASE_PATH")}
+    env.update({"PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "unused"})
+    env.update({"DATABASE_URL": backend.target} if backend.postgres else {"DATABASE_PATH": backend.target})
+
+    def command() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "bot", "ratings", "--recompute"], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=120)
+
+    done = await asyncio.to_thread(command)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "ratings: recomputed 3 rated games from their logs: 21 changes, 13 current ratings" in done.stdout
+    assert "equal: every change and every current rating is the stored value, bit for bit" in done.stdout
+    await backend.execute("UPDATE ratings SET mu = mu + 0.000001 WHERE user_id = 6001 AND scope = 'global'")
+    differs = await asyncio.to_thread(command)
+    assert differs.returncode == 1 and "DIFFERENT: 1 values differ from the stored ones" in differs.stdout
+    assert "rating ('thenumber', 'global', 6001)" in differs.stdout
