@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import os
 import random
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -25,6 +26,7 @@ from bot.core.rating import (
     Rater,
     places,
     rate,
+    recompute,
     scopes,
     season_bounds,
     season_of,
@@ -37,6 +39,7 @@ from bot.games import GAMES as BOT_GAMES
 from storage import ratings as storage_ratings
 from storage.base import GameStore, SeatRecord
 from storage.ratings import GLOBAL_SCOPE, RatedPlayer, RatingJob, season_scope, server_scope
+from storage.sqlite import _migrate
 from tests.backends import Backend
 from tests.conftest import FakeClock
 from tests.test_core_service import new_game, play_out
@@ -95,6 +98,39 @@ def test_the_number_shown_and_seasons() -> None:
     assert season_of(1_796_000_000) == "2026-11" and season_of(1_796_000_000, "quarter") == "2026-Q4"
     assert season_bounds("2026-Q4") == (1_790_812_800.0, 1_798_761_600.0)
     assert season_bounds("2026-12")[1] == season_bounds("2027-01")[0]
+
+
+games_strategy = st.lists(st.tuples(
+    st.lists(st.tuples(st.integers(1, 8), st.integers(0, 6), st.sampled_from(["seated", "seated", "left", "kicked"])),
+             min_size=2, max_size=6, unique_by=lambda p: p[0]),
+    st.sampled_from([1, 2, None]), st.sampled_from(["2027-01", "2027-02", "2027-Q1"])), min_size=1, max_size=25)
+
+
+@settings(max_examples=40, deadline=None)
+@given(games_strategy)
+def test_a_recompute_equals_the_incremental_ratings(games: list[Any]) -> None:
+    """Games of random players (some leaving, some kicked), servers and seasons, rated one by one by the write
+    the store makes at a game's end, then recomputed from nothing in the ledger's order: the same floats."""
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    _migrate(db)
+    db.execute("PRAGMA foreign_keys = OFF")  # the ledger's games are not stored here: only what ratings read
+    entries = []
+    for game_id, (seats, guild, season) in enumerate(games, start=1):
+        record_seats = [SeatRecord(i, 100 + user, f"p{user}", state=state) for i, (user, _, state) in enumerate(seats)]
+        left = [i for i, (_, _, state) in enumerate(seats) if state == "left"]
+        players = places(record_seats, {i: score for i, (_, score, _) in enumerate(seats)}, left)
+        if len(players) < 2:
+            continue
+        job = RatingJob("bids", guild, season, scopes(guild, season), tuple(players), Rater(tuple(players)))
+        storage_ratings.apply_sqlite(db, game_id, job, 0.0)
+        entries.append((game_id, "bids", guild, season, players))
+    again = recompute(entries)
+    stored = {(str(r[0]), str(r[1]), int(r[2])): (float(r[3]), float(r[4]), int(r[5]))
+              for r in db.execute("SELECT kind, scope, user_id, mu, sigma, games FROM ratings")}
+    assert again.ratings == stored
+    changes = {(c.game_id, c.scope, c.user_id): c for c in map(storage_ratings.change_of, db.execute(
+        storage_ratings.CHANGES_SQL.replace("WHERE game_id = ? ", "")))}
+    assert again.changes == changes
 
 
 # Whole games on the stores -----------------------------------------------------------------------
