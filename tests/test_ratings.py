@@ -258,7 +258,8 @@ async def test_two_processes_finishing_games_at_once_rate_each_once(backend: Bac
 
         async def last_step(service: GameService, game_id: int, users: list[int]) -> None:
             table = await service.table(game_id)
-            for _ in range(60):  # 10 rounds of bids, a few refusals each: bounded, so a broken end fails, not hangs
+            for _ in range(300):  # 10 rounds of bids; both processes redraft each seat, so their resolves collide
+                # often: generous, but bounded, so that a broken end fails instead of hanging
                 if not table.running:
                     return
                 for seat in sorted(table.awaited()):

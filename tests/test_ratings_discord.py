@@ -65,7 +65,7 @@ async def test_the_final_message_shows_each_change_and_stats_show_the_rating(wor
     rng = random.Random(5)
     script = []
     for _ in range(10):
-        table = await world.bot.games.table(1)
+        table = await world.bot.service.table(1)
         numbers = {}
         for seat, name in enumerate(("ana", "ben", "cy")):
             free = sorted(table.state.available(str(seat)))
