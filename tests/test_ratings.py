@@ -359,3 +359,26 @@ async def test_the_recompute_command_finds_the_stored_values_and_names_a_differe
     differs = await asyncio.to_thread(command)
     assert differs.returncode == 1 and "DIFFERENT: 1 values differ from the stored ones" in differs.stdout
     assert "rating ('thenumber', 'global', 6001)" in differs.stdout
+
+
+async def test_sigkilled_at_random_moments_the_game_is_rated_once_and_recomputes_equal(backend: Backend) -> None:
+    """A real process (tests/crash_child.py: a game of The Number, four players) SIGKILLed at random moments,
+    its last turns included, and started again until the game is over: its end was rated exactly once."""
+    from tests.test_storage_crash import opened, run_child
+
+    rng = random.Random(38)
+    for _ in range(60):
+        lines = await asyncio.to_thread(run_child, backend.target, 38, rng.randint(1, 8))
+        if lines and lines[-1] == "DONE":
+            break
+    else:
+        await asyncio.to_thread(run_child, backend.target, 38, None)
+    async with opened(backend.target) as store:
+        game_id = int(await store.get_meta("crash-test-game") or 0)
+        assert (await store.load_game(game_id)).status == "finished"
+        changes = await store.rating_changes(game_id)
+    assert len(changes) == 4 * 3 and len({(c.scope, c.user_id) for c in changes}) == 12  # 4 players, 3 scopes
+    async with backend.stats(summariser(BOT_GAMES), [g.key for g in BOT_GAMES]) as stats:
+        assert [e.game_id for e in await stats.rating_ledger()] == [game_id]
+        report = await recompute_from(stats, BOT_GAMES)
+    assert report.equal and report.games == 1, report.lines()
