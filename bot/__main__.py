@@ -98,6 +98,40 @@ def _migrate_db(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ratings(args: argparse.Namespace) -> int:
+    """Recompute every rating from the stored games and say whether they equal the stored ones (exit 1 if not)."""
+    import asyncio
+
+    from bot.run import StartupError, load_settings
+    from storage.base import StoreError
+
+    try:
+        lines, equal = asyncio.run(_recompute(load_settings()))
+    except (StartupError, StoreError, OSError) as exc:
+        print(" ".join(f"ratings: {exc}".split()), file=sys.stderr)
+        return 2
+    print("\n".join(lines))
+    return 0 if equal else 1
+
+
+async def _recompute(settings: Any) -> tuple[list[str], bool]:
+    from bot.core.rating_check import recompute_from
+    from bot.core.stats import summariser
+    from bot.games import GAMES
+    from storage.backend import make_stats, make_store
+
+    store = make_store(settings.database_url, settings.database_path,
+                       busy_timeout_ms=settings.database_busy_timeout_ms)
+    async with store:
+        stats = make_stats(store, summariser(GAMES), [g.key for g in GAMES],
+                           busy_timeout_ms=settings.database_busy_timeout_ms)
+        if stats is None:
+            return ["ratings: nothing to recompute (the database is in memory)"], True
+        async with stats:
+            report = await recompute_from(stats, GAMES)
+    return report.lines(), report.equal
+
+
 def _play(args: argparse.Namespace) -> int:
     from bot.games import game_for
     from bot.terminal.console import Console, Seats
@@ -241,6 +275,14 @@ def build_parser() -> argparse.ArgumentParser:
     migrate.add_argument("--from", dest="source", metavar="PATH",
                          help="the SQLite file (default: DATABASE_PATH from the environment or .env)")
     migrate.set_defaults(func=_migrate_db)
+    ratings = sub.add_parser("ratings", help="recompute every rating from the stored games and compare",
+                             description="Replays every rated game from its stored log, in the order they were "
+                                         "rated, and compares each rating change and each current rating with "
+                                         "the stored value. Prints the counts and 'equal', or the differences "
+                                         "(exit status 1). Writes nothing; safe while the bot runs.")
+    ratings.add_argument("--recompute", action="store_true", required=True,
+                         help="recompute and compare (the only action)")
+    ratings.set_defaults(func=_ratings)
     _add_game_commands(sub)
     return parser
 

@@ -38,6 +38,7 @@ from .base import (
 )
 from .pg_connection import PoolHolder, create_pool, migrate
 from .postgres_games import HeldGame, game_version, held_game, version_of
+from .ratings import CHANGES_SQL, RatingChange, RatingJob, apply_postgres, change_of, pg
 from .records import game_records
 
 _OPEN = "('lobby', 'running')"
@@ -226,9 +227,10 @@ class PostgresStore(PoolHolder):
 
     async def resolve_phase(self, game_id: int, phase: int, payload: Mapping[str, Any],
                             next_deadline: float | None, finished: bool, now: float,
-                            *, choices: int | None = None) -> bool:
+                            *, choices: int | None = None, rating: RatingJob | None = None) -> bool:
         """Compare-and-set on the phase under the game's row lock; with ``choices``, also on how many ``choose``
-        rows the phase has (counted after the lock, so a draft committed by another process is seen)."""
+        rows the phase has (counted after the lock, so a draft committed by another process is seen).
+        ``rating`` (only with ``finished``): the game's rating, written in the same transaction as its end."""
         self._changing(game_id)
         async with self._tx() as db:
             game = await db.fetchrow("SELECT phase, status FROM games WHERE id = $1 FOR UPDATE", game_id)
@@ -246,6 +248,8 @@ class PostgresStore(PoolHolder):
                 None if finished else _real(next_deadline), "finished" if finished else "running", float(now),
                 finished, game_id)
             await _append(db, game_id, phase, "resolve", None, payload, now)
+            if finished and rating is not None:
+                await apply_postgres(db, game_id, rating, now)
             return True
 
     async def set_deadline(self, game_id: int, phase: int, deadline: float | None, now: float) -> None:
@@ -322,6 +326,10 @@ class PostgresStore(PoolHolder):
             " WHERE n <= $3) ORDER BY updated_at DESC, id DESC")
         async with self.pool.acquire() as db:
             return await load_many(db, where, (list(user_ids), kind, per_user))
+
+    async def rating_changes(self, game_id: int) -> list[RatingChange]:
+        """What a finished game changed in the ratings (none: not rated), per scope and seat."""
+        return [change_of(r) for r in await self.pool.fetch(pg(CHANGES_SQL), game_id)]
 
     async def get_meta(self, key: str) -> str | None:
         value = await self.pool.fetchval("SELECT value FROM meta WHERE key = $1", key)

@@ -12,6 +12,7 @@ from typing import Any
 from .base import GameRecord
 from .pg_connection import PoolHolder
 from .postgres import load_many
+from .ratings import RatingReads, pg
 from .stats import _COLUMNS, SEATS_SQL, SeatResult, StatsCache, Summariser
 
 # The hot queries, named so that tests and the benchmark can EXPLAIN exactly what runs.
@@ -32,7 +33,7 @@ NO_GUILD_MISSING = "g.guild_id IS NULL AND $1::bigint IS NULL AND g.status = 'fi
 ALL_MISSING = "g.status = 'finished' AND g.kind = $1"
 
 
-class PostgresStats(PoolHolder, StatsCache):
+class PostgresStats(PoolHolder, StatsCache, RatingReads):
     """The results cache of the game kinds ``kinds`` (those ``summarise`` can fold), on its own pool."""
 
     what = "the statistics pool"
@@ -84,6 +85,12 @@ class PostgresStats(PoolHolder, StatsCache):
 
     async def _player_rows(self, guild_id: int, kind: str, user_id: int) -> Sequence[Sequence[Any]]:
         return await self.pool.fetch(PLAYER_SQL, guild_id, kind, user_id)
+
+    async def _fetch(self, sql: str, params: tuple[Any, ...]) -> Sequence[Sequence[Any]]:
+        return await self.pool.fetch(pg(sql), *params)
+
+    async def records(self, ids: list[int]) -> list[GameRecord]:
+        return await self._records(ids)
 
     async def _leader_rows(self, guild_id: int, kind: str, since: float, until: float, min_games: int
                            ) -> Sequence[Sequence[Any]]:

@@ -47,6 +47,7 @@ from .base import (
 from .connection import ConnectionHolder
 from .filelock import FileGameLocks
 from .migrations import check_version, load_migrations
+from .ratings import CHANGES_SQL, RatingChange, RatingJob, apply_sqlite, change_of
 from .records import game_records
 
 _OPEN = "('lobby', 'running')"
@@ -325,9 +326,10 @@ class SQLiteStore(ConnectionHolder):
 
     async def resolve_phase(self, game_id: int, phase: int, payload: Mapping[str, Any],
                             next_deadline: float | None, finished: bool, now: float,
-                            *, choices: int | None = None) -> bool:
+                            *, choices: int | None = None, rating: RatingJob | None = None) -> bool:
         """Compare-and-set on the phase; with ``choices``, also on how many ``choose`` rows the phase has,
-        so a step built from drafts another process has not seen (a draft stored since) is refused."""
+        so a step built from drafts another process has not seen (a draft stored since) is refused. ``rating``
+        (only with ``finished``): the game's rating, written in the same transaction as its end."""
         def write(db: Conn) -> bool:
             status = "finished" if finished else "running"
             guard = ("" if choices is None else
@@ -344,6 +346,8 @@ class SQLiteStore(ConnectionHolder):
             if cursor.rowcount != 1:
                 return False  # someone else resolved this phase first
             _append(db, game_id, phase, "resolve", None, payload, now)
+            if finished and rating is not None:
+                apply_sqlite(db, game_id, rating, now)
             return True
         return await self._write(write)
 
@@ -422,6 +426,11 @@ class SQLiteStore(ConnectionHolder):
             " WHERE n <= ?) ORDER BY updated_at DESC, id DESC")
         params = (*user_ids, kind, per_user)
         return await self._read(lambda db: _load_rows(db, where, params))
+
+    async def rating_changes(self, game_id: int) -> list[RatingChange]:
+        """What a finished game changed in the ratings (none: not rated), per scope and seat."""
+        rows = await self._read(lambda db: db.execute(CHANGES_SQL, (game_id,)).fetchall())
+        return [change_of(r) for r in rows]
 
     async def get_meta(self, key: str) -> str | None:
         row = await self._read(lambda db: db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone())

@@ -40,6 +40,7 @@ import aiosqlite
 
 from .base import GameRecord, SeatRecord
 from .connection import ConnectionHolder
+from .ratings import RatingReads
 from .sqlite import _load_many
 
 RankBy = Literal["wins", "rate", "average"]
@@ -284,7 +285,7 @@ SEATS_SQL = ("SELECT s.seat, s.user_id, s.name, s.ai_level, s.state, r.final_sco
              " JOIN games g ON g.id = r.game_id WHERE r.game_id = {game} ORDER BY r.seat")
 
 
-class SQLiteStats(ConnectionHolder, StatsCache):
+class SQLiteStats(ConnectionHolder, StatsCache, RatingReads):
     """The results cache of the game kinds ``kinds`` (those ``summarise`` can fold)."""
 
     what = "the statistics connection"
@@ -362,6 +363,12 @@ class SQLiteStats(ConnectionHolder, StatsCache):
 
     async def _player_rows(self, guild_id: int, kind: str, user_id: int) -> Sequence[Sequence[Any]]:
         return list(await self.db.execute_fetchall(PLAYER_SQL, (guild_id, kind, user_id)))
+
+    async def _fetch(self, sql: str, params: tuple[Any, ...]) -> Sequence[Sequence[Any]]:
+        return list(await self.db.execute_fetchall(sql, params))
+
+    async def records(self, ids: list[int]) -> list[GameRecord]:
+        return await self._records(ids)
 
     async def _leader_rows(self, guild_id: int, kind: str, since: float, until: float, min_games: int
                            ) -> Sequence[Sequence[Any]]:

@@ -21,6 +21,7 @@ from random import Random
 from typing import Any, cast
 
 from storage.base import GameRecord, GameStore, StalePhase, WrongStatus
+from storage.ratings import RatingJob
 
 from .clock import Clock
 from .errors import NotEnoughPlayers, NotFinished, NotHost, NotInGame, NotRunning, NotYourTurn, TurnOver
@@ -28,6 +29,7 @@ from .fold import envelope, step_from_json, step_rng, step_to_json
 from .game import Action, Game, LearningGame, PastGame, Prompt, RuleError, Seat, Step
 from .lobby import GameSpec, LobbyService, successor
 from .options import check_seats, checked_options
+from .rating import SEASON_META, rating_job, season_length, season_of
 from .table import PRIORS_KEY, Table, by_position, fold, seed_of, stored_steps
 
 log = logging.getLogger(__name__)
@@ -433,8 +435,9 @@ class GameService(LobbyService):
         now = self.clock.now()
         deadline = None if finished else now + self.turn_seconds(table.record)
         payload = {"step": step_to_json(step), "reason": reason, "timed_out": sorted(timed_out)}
+        rating = await self._rating(table, after, now) if finished else None
         if not await self.store.resolve_phase(table.id, n, table.stored_payload(payload), deadline, finished, now,
-                                              choices=table.choices):
+                                              choices=table.choices, rating=rating):
             log.info("game %s: step %s was resolved elsewhere or has drafts not seen here; reloading", table.id, n)
             self._drop(table.id)
             return None
@@ -442,6 +445,22 @@ class GameService(LobbyService):
         self._install(table)
         return StepReport(table.id, table.record.kind, n, reason, frozenset(timed_out), event, before, after, finished,
                           message_id)
+
+    async def _rating(self, table: Table, after: Any, now: float) -> RatingJob | None:
+        """The rating the game's last step writes with it (same transaction): None when fewer than two humans
+        are rated. A fault here must not keep the game from ending: it ends unrated, and says so."""
+        try:
+            result = table.game.result(after)
+            if result is None:
+                return None
+            record = table.record
+            if any(s.state == "left" for s in record.seats):  # the order they left in is in the actions
+                record = by_position(await self.store.load_game(table.id))
+            length = season_length(await self.store.get_meta(SEASON_META.format(guild=record.guild_id)))
+            return rating_job(record, result.scores, season_of(now, length))
+        except Exception:
+            log.exception("game %s: its rating could not be prepared; the game ends unrated", table.id)
+            return None
 
     async def _settle(self, game_id: int, table: Table | None = None) -> tuple[Table, list[StepReport]]:
         """Commit every step nobody human has to take: chance draws, AI moves, sealed steps all in."""

@@ -29,6 +29,15 @@ from discord.ext import commands
 
 from bot.core.fold import envelope
 from bot.core.game import Game
+from bot.core.rating import (
+    PROVISIONAL_GAMES,
+    SEASON_META,
+    SeasonLength,
+    season_bounds,
+    season_key,
+    season_length,
+    season_of,
+)
 from bot.core.stats import (
     MIN_GAMES_FOR_RATES,
     Period,
@@ -41,10 +50,11 @@ from bot.core.stats import (
 from bot.core.table import fold, seed_of, stored_steps
 from bot.games import game_for
 from bot.i18n import language_of, t
-from cogs.table import stats_render
+from cogs.table import ratings_render, stats_render
 from cogs.table.language import cmd as loc
 from storage.backend import Stats, make_stats
 from storage.base import GameRecord, UnknownGame
+from storage.ratings import GLOBAL_SCOPE, season_scope, server_scope
 from storage.stats import RankBy
 
 if TYPE_CHECKING:
@@ -56,9 +66,11 @@ Command = app_commands.Command[Any, Any, Any]
 SLOW_ANSWER_AFTER = 2.0  # Discord wants a first answer within 3 s: defer when the figures take longer
 PER_PAGE = 10
 HISTORY_LIMIT = 10
+PODIUM_SEASONS = 12  # past seasons shown by /<game> leaderboard season: past (newest first)
 COG_NAME = "TableStats"
-BY_CODES: dict[str, RankBy] = {"w": "wins", "r": "rate", "a": "average"}
-PERIOD_CODES: dict[str, Period] = {"a": "all", "m": "month", "w": "week"}
+BY_CODES: dict[str, str] = {"w": "wins", "r": "rate", "a": "average", "g": "rating"}
+# "s": a rating season, the one whose [since, until) the button carries
+PERIOD_CODES: dict[str, str] = {"a": "all", "m": "month", "w": "week", "s": "season"}
 
 
 class StatsPresenter:
@@ -124,7 +136,7 @@ async def lang(interaction: Interaction) -> str:
 
 
 class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                        template=r"(?P<prefix>[a-z][a-z0-9_]*):lb:(?P<dir>[pn]):(?P<by>[wra]):(?P<period>[amw]):"
+                        template=r"(?P<prefix>[a-z][a-z0-9_]*):lb:(?P<dir>[pn]):(?P<by>[wrag]):(?P<period>[amws]):"
                                  r"(?P<since>\d+):(?P<until>\d+):(?P<page>\d+):(?P<owner>\d+)"):
     def __init__(self, prefix: str, direction: str, by: str, period: str, since: int, until: int, page: int,
                  owner: int, language: str = "en", disabled: bool = False) -> None:
@@ -149,7 +161,7 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await cog.flip(interaction, self)
 
 
-def leaderboard_view(board: Board, by: RankBy, period: Period, since: int, until: int, page: int, pages: int,
+def leaderboard_view(board: Board, by: str, period: str, since: int, until: int, page: int, pages: int,
                      owner: int, language: str) -> discord.ui.View | None:
     if pages <= 1:
         return None
@@ -170,7 +182,7 @@ def make_board(kind: str, command: str, presenter: StatsPresenter) -> Board:
 
 
 def stats_commands(board: Board) -> list[Command]:
-    """The five subcommands of ``board``'s group (they find the cog when they are invoked)."""
+    """The six subcommands of ``board``'s group (they find the cog when they are invoked)."""
     command = board.command
 
     def cog_of(interaction: Interaction) -> "TableStats":
@@ -186,10 +198,12 @@ def stats_commands(board: Board) -> list[Command]:
         await cog_of(interaction).stats_cmd(board, interaction, player, public)
 
     @app_commands.rename(period=loc("period", "stats.opt.period"), by=loc("by", "stats.opt.by"),
-                         public=loc("public", "stats.opt.public"))
+                         public=loc("public", "stats.opt.public"), season=loc("season", "ratings.opt.season"))
     @app_commands.describe(period=loc("Which games count", "stats.opt.period.desc"),
                            by=loc("How players are ranked", "stats.opt.by.desc"),
-                           public=loc("Post it for everyone in the channel", "stats.opt.public.desc"))
+                           public=loc("Post it for everyone in the channel", "stats.opt.public.desc"),
+                           season=loc("Rating seasons: this season's board, or the podiums of past ones",
+                                      "ratings.opt.season.desc"))
     @app_commands.choices(
         period=[app_commands.Choice(name=loc("All time", "stats.choice.all"), value="all"),
                 app_commands.Choice(name=loc("This month", "stats.choice.month"), value="month"),
@@ -198,10 +212,14 @@ def stats_commands(board: Board) -> list[Command]:
             app_commands.Choice(name=loc(f"Win rate (at least {MIN_GAMES_FOR_RATES} games)", "stats.choice.rate"),
                                 value="rate"),
             app_commands.Choice(name=loc(f"Average score (at least {MIN_GAMES_FOR_RATES} games)",
-                                         "stats.choice.average"), value="average")])
+                                         "stats.choice.average"), value="average"),
+            app_commands.Choice(name=loc("Rating", "ratings.choice.rating"), value="rating")],
+        season=[app_commands.Choice(name=loc("This season", "ratings.choice.current"), value="current"),
+                app_commands.Choice(name=loc("Past seasons (podiums)", "ratings.choice.past"), value="past")])
     async def leaderboard_cmd(interaction: Interaction, period: str = "all", by: str = "wins",
-                              public: bool = False) -> None:
-        await cog_of(interaction).leaderboard_cmd(board, interaction, period, by, public)  # type: ignore[arg-type]
+                              public: bool = False, season: str | None = None) -> None:
+        await cog_of(interaction).leaderboard_cmd(board, interaction, period, by,  # type: ignore[arg-type]
+                                                  public, season)
 
     @app_commands.rename(public=loc("public", "stats.opt.public"))
     @app_commands.describe(public=loc("Post it for everyone in the channel", "stats.opt.public.desc"))
@@ -222,9 +240,18 @@ def stats_commands(board: Board) -> list[Command]:
     async def export_cmd(interaction: Interaction, game_id: app_commands.Range[int, 1, 2_147_483_647]) -> None:
         await cog_of(interaction).export_cmd(board, interaction, game_id)
 
-    def command_of(name: str, description: str, callback: Any) -> Command:
-        return app_commands.Command(name=loc(name, f"stats.cmd.{name}"), callback=callback,
-                                    description=loc(description, f"stats.cmd.{name}.desc"))
+    @app_commands.rename(length=loc("length", "ratings.opt.length"))
+    @app_commands.describe(length=loc("A month or a quarter (Manage Server); empty: show the current one",
+                                      "ratings.opt.length.desc"))
+    @app_commands.choices(length=[app_commands.Choice(name=loc("A month", "ratings.choice.month"), value="month"),
+                                  app_commands.Choice(name=loc("A quarter", "ratings.choice.quarter"),
+                                                      value="quarter")])
+    async def seasons_cmd(interaction: Interaction, length: str | None = None) -> None:
+        await cog_of(interaction).seasons_cmd(interaction, length)
+
+    def command_of(name: str, description: str, callback: Any, area: str = "stats") -> Command:
+        return app_commands.Command(name=loc(name, f"{area}.cmd.{name}"), callback=callback,
+                                    description=loc(description, f"{area}.cmd.{name}.desc"))
 
     return [
         command_of("stats", "A player's figures on this server (default: yours)", stats_cmd),
@@ -232,6 +259,8 @@ def stats_commands(board: Board) -> list[Command]:
         command_of("history", "The latest finished games of this server", history_cmd),
         command_of("game", "One finished game of this server, turn by turn", game_cmd),
         command_of("export", "A finished game as a replay file (python -m bot replay)", export_cmd),
+        command_of("seasons", "How long a rating season lasts on this server (month or quarter)", seasons_cmd,
+                   "ratings"),
     ]
 
 
@@ -317,20 +346,47 @@ class TableStats(commands.Cog, name=COG_NAME):
             target = player or interaction.user
             figures = player_stats(await stats.player_games(guild_id, board.kind, target.id))
             fields = board.presenter.player_fields(figures, language) if figures.games else []
+            if figures.games:
+                fields = [*await self._rating_fields(stats, guild_id, board.kind, target.id, language), *fields]
             return {"embed": stats_render.stats_embed(board.title, target.display_name, figures, fields, language)}
 
         await self._answer(interaction, build, ephemeral=not public)
 
-    async def leaderboard_cmd(self, board: Board, interaction: Interaction, period: Period, by: RankBy,
-                              public: bool) -> None:
+    async def leaderboard_cmd(self, board: Board, interaction: Interaction, period: Period, by: str,
+                              public: bool, season: str | None = None) -> None:
         now = self.bot.clock.now()
         since, until = int(period_start(period, now)), int(now) + 1
+        shown_period: str = period
 
         async def build(language: str) -> dict[str, Any]:
-            return await self._leaderboard_page(board, interaction, by, period, since, until, 0,
+            nonlocal by, shown_period, since, until
+            if season == "past":
+                return await self._podiums(board, interaction, language)
+            if season == "current":
+                by, shown_period = "rating", "season"
+                start, end = season_bounds(season_of(now, await self._season_length(interaction.guild_id)))
+                since, until = int(start), int(end)
+            return await self._leaderboard_page(board, interaction, by, shown_period, since, until, 0,
                                                 interaction.user.id, language)
 
         await self._answer(interaction, build, ephemeral=not public)
+
+    async def seasons_cmd(self, interaction: Interaction, length: str | None) -> None:
+        """Show the server's season length, or set it (Manage Server)."""
+        async def build(language: str) -> dict[str, Any]:
+            if interaction.guild_id is None:
+                raise Refusal(t("stats.error.guild_only", language))
+            if length is None:
+                current = await self._season_length(interaction.guild_id)
+                return {"content": t("ratings.seasons.shown", language, length=t(f"ratings.length.{current}",
+                                                                                 language))}
+            if not interaction.permissions.manage_guild:  # the member's permissions in this channel
+                raise Refusal(t("ratings.seasons.not_allowed", language))
+            await self.bot.store.set_meta(SEASON_META.format(guild=interaction.guild_id), season_length(length))
+            return {"content": t("ratings.seasons.set", language,
+                                 length=t(f"ratings.length.{season_length(length)}", language))}
+
+        await self._answer(interaction, build, ephemeral=True)
 
     async def history_cmd(self, board: Board, interaction: Interaction, public: bool) -> None:
         async def build(language: str) -> dict[str, Any]:
@@ -358,13 +414,23 @@ class TableStats(commands.Cog, name=COG_NAME):
         await self._answer(interaction, build, ephemeral=True)
 
     # Leaderboard pages --------------------------------------------------------------------------
-    async def _leaderboard_page(self, board: Board, interaction: Interaction, by: RankBy, period: Period,
+    async def _leaderboard_page(self, board: Board, interaction: Interaction, by: str, period: str,
                                 since: int, until: int, page: int, owner: int, language: str) -> dict[str, Any]:
         stats, guild_id = self._ready(interaction, language)
+        if by == "rating":
+            season = season_key(since, until) if period == "season" else None
+            scope = server_scope(guild_id) if season is None else season_scope(guild_id, season)
+            ranked = await stats.rating_board(guild_id, board.kind, scope, min_games=PROVISIONAL_GAMES, page=page,
+                                              per_page=PER_PAGE)
+            embed = ratings_render.board_embed(board.title, ranked, season, period not in ("all", "season"),
+                                               language)
+            view = leaderboard_view(board, by, period, since, until, ranked.page, ranked.pages, owner, language)
+            return {"embed": embed, **({"view": view} if view is not None else {})}
+        assert by in ("wins", "rate", "average") and period in ("all", "month", "week")
         min_games = 1 if by == "wins" else MIN_GAMES_FOR_RATES
-        page_of = await stats.leaderboard(guild_id, board.kind, by, since, until, min_games=min_games, page=page,
-                                          per_page=PER_PAGE)
-        embed = stats_render.leaderboard_embed(board.title, page_of, by, period, min_games, language)
+        page_of = await stats.leaderboard(guild_id, board.kind, cast(RankBy, by), since, until, min_games=min_games,
+                                          page=page, per_page=PER_PAGE)
+        embed = stats_render.leaderboard_embed(board.title, page_of, cast(RankBy, by), period, min_games, language)
         view = leaderboard_view(board, by, period, since, until, page_of.page, page_of.pages, owner, language)
         return {"embed": embed, **({"view": view} if view is not None else {})}
 
@@ -386,6 +452,26 @@ class TableStats(commands.Cog, name=COG_NAME):
                                                         **fields)
         except Refusal as refusal:
             await interaction.response.send_message(str(refusal), ephemeral=True)
+
+    # Ratings ------------------------------------------------------------------------------------
+    async def _season_length(self, guild_id: int | None) -> SeasonLength:
+        return season_length(await self.bot.store.get_meta(SEASON_META.format(guild=guild_id)))
+
+    async def _rating_fields(self, stats: Stats, guild_id: int, kind: str, user_id: int, language: str
+                             ) -> list[stats_render.Field]:
+        season = season_of(self.bot.clock.now(), await self._season_length(guild_id))
+        scopes = [server_scope(guild_id), GLOBAL_SCOPE, season_scope(guild_id, season)]
+        found = await stats.player_ratings(kind, user_id, scopes)
+        return ratings_render.stats_fields(found, scopes[0], scopes[2], season, language)
+
+    async def _podiums(self, board: Board, interaction: Interaction, language: str) -> dict[str, Any]:
+        stats, guild_id = self._ready(interaction, language)
+        length = await self._season_length(guild_id)
+        current = season_of(self.bot.clock.now(), length)
+        past = [s for s in await stats.seasons(guild_id, board.kind) if s != current][:PODIUM_SEASONS]
+        podiums = [(s, await stats.rating_board(guild_id, board.kind, season_scope(guild_id, s),
+                                                min_games=PROVISIONAL_GAMES, per_page=3)) for s in past]
+        return {"embed": ratings_render.podium_embed(board.title, podiums, length, language)}
 
     # Helpers ------------------------------------------------------------------------------------
     def _ready(self, interaction: Interaction, language: str) -> tuple[Stats, int]:

@@ -41,6 +41,7 @@ from storage.base import GameRecord
 from .components import choices_view, sealed_view
 from .language import Languages
 from .presenter import Card, Happened, Presenter, Presenters, SeatInfo
+from .ratings_render import final_with_changes
 from .restart import Restarts
 from .turn_messages import (
     CATCH_UP,
@@ -428,6 +429,8 @@ class Talk(Restarts):
             found = await self.recent_message(record, lambda m, h=step: bool(
                 presenter.reported(m, h))) if catching_up else None
             card = presenter.report(step, seats, lang)
+            if step.finished:  # the game's last report is its final message: with the rating changes
+                card = await final_with_changes(self.store, card, record, lang)
             if index == len(steps) - 1 and self._with_turn(now, step, card, lang) and (
                     found is None or self._turn_of(found, record, now.step)):
                 # one message: this report above the next turn message (found as such after a restart)
@@ -510,6 +513,7 @@ class Talk(Restarts):
                 return
             self.cancel_timers(game_id)
             card = presenter.final(view_public, seats, since, lang)
+            card = await final_with_changes(self.store, card, record, lang)
             card = self._with_footer(card, presenter.title(lang), game_id, True, lang)
             marker = {footer(presenter.title(lg), game_id, True, lg) for lg in LANGUAGES}
             message = await self.recent_message(record, lambda m: any(
