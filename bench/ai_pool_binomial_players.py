@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from random import Random
 from typing import Any
 
-from bot.games.binomial import ai
+from bot.games.binomial import ai, ai_levels
 from bot.games.binomial.engine import Sheet
 from bot.games.binomial.rules import CARD_BY_KEY, CELLS, Card, show
 from bot.games.binomial.view import View, fitting
@@ -189,7 +189,7 @@ def predict_hard(view: View, s: int, seat: int, rng: Random) -> int | None:
     order = [t for t, _ in view.declared]
     declared = view.declared[: order.index(s)] if s in said else (*view.declared, (seat, True))
     seen = dataclasses.replace(view, seat=s, sheet=hard_sheet(view, s, rng), declared=declared, pick=None)
-    action = ai.decide(seen, s, "hard", Random(rng.random()))
+    action = ai_levels.decide(seen, s, "hard", Random(rng.random()))
     if not action.get("fight"):
         return int(rng.choice(fitting(seen))) if said.get(s) and fitting(seen) else None
     return int(action["number"])
@@ -222,7 +222,7 @@ def strategy(place: Callable[[View, Random], Action], fight: Strategy, doc: str)
 
 def product_level(level: str) -> Strategy:
     def play(view: View, seat: int, rng: Random) -> Action:
-        return dict(ai.decide(view, seat, level, rng))
+        return dict(ai_levels.decide(view, seat, level, rng))
     play.__doc__ = f"The product's {level} level."
     return play
 

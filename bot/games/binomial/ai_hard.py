@@ -27,7 +27,7 @@ from random import Random
 
 from . import ai
 from .engine import resolve
-from .rules import CARD_BY_KEY, Card
+from .rules import CARD_BY_KEY, CELLS, Card
 from .view import View, fitting
 
 SAMPLES = 144  # sampled reveals per decision, shared among the rivals (600 did no better at 4 seats)
@@ -89,6 +89,12 @@ def place_noise(seats: int) -> float:
     builds further from the table (less predictable, rarely a copy). Heads-up a cancel only helps the
     rival's next card, and the sound sheet is worth more."""
     return ai.PLACE_NOISE if seats <= 2 else HARD_PLACE_NOISE
+
+
+def hard_place(view: View, rng: Random) -> ai.Action:
+    """Hard's cell for the pending digit: the builder's, looser at a table of three or more."""
+    assert view.sheet is not None and view.pending is not None
+    return {"cell": CELLS[ai.best_cell(view.seats, view.sheet.cells, view.pending, rng, place_noise(view.seats))]}
 
 
 def keep_weight(seats: int) -> float:
