@@ -28,6 +28,10 @@ from .view import View, fitting
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 PLACE_NOISE = 0.3  # in number-value points (a good number is worth 3 to 6)
+# Normal's noise at a table of three or more: every sheet holds the same digits, and AI seats of one level
+# that build alike fight with the same numbers and cancel one another (6 seats, three normal seats: two
+# seeds of six built a pair of identical sheets with 0.3; none with this).
+TABLE_PLACE_NOISE = 0.8
 
 Action = Mapping[str, Any]
 PASS: Action = {"fight": False}
@@ -97,10 +101,13 @@ def free_cells(view: View) -> list[int]:
     return list(view.sheet.free_cells)
 
 
-def best_cell(seats: int, cells: Sequence[int | None], digit: int, rng: Random, noise: float) -> int:
-    """The free cell that most raises the sheet's value, give or take some noise (so that two AI players
-    given the same rolls do not build the same numbers and cancel each other)."""
-    best, best_gain = -1, -1e9
+def normal_noise(seats: int) -> float:
+    return PLACE_NOISE if seats <= 2 else TABLE_PLACE_NOISE
+
+
+def cell_gains(seats: int, cells: Sequence[int | None], digit: int) -> list[tuple[int, float]]:
+    """Per free cell, how much writing ``digit`` there raises the sheet's value."""
+    out = []
     for i, d in enumerate(cells):
         if d is not None:
             continue
@@ -108,7 +115,16 @@ def best_cell(seats: int, cells: Sequence[int | None], digit: int, rng: Random, 
         a, b = cells[2 * k], cells[2 * k + 1]
         before = partial_value(seats, a, b)
         after = partial_value(seats, digit if i % 2 == 0 else a, digit if i % 2 == 1 else b)
-        gain = after - before + (rng.gauss(0, noise) if noise else 0.0)
+        out.append((i, after - before))
+    return out
+
+
+def best_cell(seats: int, cells: Sequence[int | None], digit: int, rng: Random, noise: float) -> int:
+    """The free cell that most raises the sheet's value, give or take some noise (so that two AI players
+    given the same rolls do not build the same numbers and cancel each other)."""
+    best, best_gain = -1, -1e9
+    for i, gain in cell_gains(seats, cells, digit):
+        gain += rng.gauss(0, noise) if noise else 0.0
         if gain > best_gain:
             best, best_gain = i, gain
     return best

@@ -26,7 +26,8 @@ def decide(view: View, seat: int, level: str, rng: Random,
             return ai_hard.hard_place(view, rng)
         if level == "easy" and rng.random() < 0.5:
             return {"cell": CELLS[rng.choice(ai.free_cells(view))]}
-        return {"cell": CELLS[ai.best_cell(view.seats, view.sheet.cells, view.pending, rng, ai.PLACE_NOISE)]}
+        noise = ai.normal_noise(view.seats)
+        return {"cell": CELLS[ai.best_cell(view.seats, view.sheet.cells, view.pending, rng, noise)]}
     if view.kind in ("declare", "pick"):
         if level == "easy":
             options = fitting(view)
