@@ -214,6 +214,7 @@ def fight_responder(view: View, seat: int, rng: Random) -> Action:
 
 
 READER_BUILDS = 8  # sheets it builds for each opponent by running hard's placement with its own generator
+READER_GUESSES = {2: 4}  # hard's decision run on this many of them, per opponent (2 at a table: time)
 
 
 def read_sheets(view: View, s: int, rng: Random) -> list[tuple[int, ...]]:
@@ -257,11 +258,12 @@ def fight_reader(view: View, seat: int, rng: Random) -> Action:
     sheets = {s: read_sheets(view, s, rng) for s in range(view.seats) if s != seat and view.unused[s] > 0}
     said = dict(view.declared)
     order = [t for t, _ in view.declared]
-    profiles = []
-    for _ in range(RESPONDER_SAMPLES):
-        picks = {}
-        for s, builds in sheets.items():
+    predicted: dict[int, list[int | None]] = {}  # per rival, hard's pick on a few of its sheets
+    for s, builds in sheets.items():
+        predicted[s] = []
+        for _ in range(1 if said.get(s) is False else READER_GUESSES.get(view.seats, 2)):
             if said.get(s) is False:
+                predicted[s].append(None)
                 continue
             numbers = rng.choice(builds)
             declared = view.declared[: order.index(s)] if s in said else (*view.declared, (seat, True))
@@ -269,9 +271,18 @@ def fight_reader(view: View, seat: int, rng: Random) -> Action:
                                        declared=declared, pick=None)
             action = ai_levels.decide(seen, s, "hard", Random(rng.random()))
             if action.get("fight"):
-                picks[s] = int(action["number"])
+                predicted[s].append(int(action["number"]))
             elif said.get(s) and fitting(seen):
-                picks[s] = max(fitting(seen), key=card.rank)
+                predicted[s].append(max(fitting(seen), key=card.rank))
+            else:
+                predicted[s].append(None)
+    profiles = []
+    for _ in range(RESPONDER_SAMPLES):
+        picks = {}
+        for s, guesses in predicted.items():
+            got = rng.choice(guesses)
+            if got is not None:
+                picks[s] = got
         profiles.append(picks)
     keep: dict[int | None, float] = {None: 0.0, **ai.keep_value(view, seat, options)}
     scored = [(sum(_lead(card, view, seat, n, p) for p in profiles) / len(profiles) - 0.6 * keep[n], n)

@@ -76,6 +76,7 @@ RIVAL_CARD_FACTOR: Mapping[int | None, float] = {None: 0.78, 2: 1.0, 3: 1.05, 4:
 # 0.470 -> 0.378 (150); the cost: hard with three normal 0.740 -> 0.684 (300).
 # Heads-up the rate model stays alone (a cancel there only hands the next card over).
 LIKE_ME_SHARE = 0.5
+LIKE_ME_HEADS_UP = 0.0
 INNER_SAMPLES = 72  # a rival's own decision: this many reveals shared among its rivals (at least 12 each)
 INNER_SAMPLES_MIN = 12
 
@@ -256,7 +257,7 @@ def option_values(view: View, seat: int, rng: Random, priors: FightPriors | None
     lead = dict.fromkeys((None, *options), 0.0)
     unfit = next((m for m in range(100) if not card.fits(m)), 0)  # only "any number" cards fit all 100
     mine = dict.fromkeys(options, 0.0)
-    like_me = LIKE_ME_SHARE if not inner and view.seats > 2 else 0.0
+    like_me = 0.0 if inner else LIKE_ME_SHARE if view.seats > 2 else LIKE_ME_HEADS_UP
     thought: dict[tuple[int, int], int | None] = {}  # (rival, build) -> its pick, at most BUILDS per rival
     digits = {s: ai.remaining_digits(view, s) for s in rivals}
     reveals: dict[tuple[int | None, tuple[tuple[int, int], ...]], tuple[float, float]] = {}  # samples repeat
