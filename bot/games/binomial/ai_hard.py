@@ -74,9 +74,11 @@ RIVAL_CARD_FACTOR: Mapping[int | None, float] = {None: 0.78, 2: 1.0, 3: 1.05, 4:
 # see it: a fourth player then takes what three hard seats fight over. Seed 1, 4 seats: normal with three
 # hard seats 0.353 -> 0.255 (300 games); the responder (hard's code used to predict it) with three hard
 # 0.470 -> 0.378 (150); the cost: hard with three normal 0.740 -> 0.684 (300).
-# Heads-up the rate model stays alone (a cancel there only hands the next card over).
 LIKE_ME_SHARE = 0.5
-LIKE_ME_HEADS_UP = 0.0
+# Heads-up too, since a rival may read this seat by running its code: against the bench's reader (hard's own
+# placement and fight code with its own generator), 200 games seed 1 on the same deals, 0 -> 0.403, 0.5 ->
+# 0.470 (the reader's decisions are lead-based like hard's, and a rate model does not see them coming).
+LIKE_ME_HEADS_UP = 0.5
 INNER_SAMPLES = 72  # a rival's own decision: this many reveals shared among its rivals (at least 12 each)
 INNER_SAMPLES_MIN = 12
 
