@@ -75,9 +75,10 @@ RIVAL_CARD_FACTOR: Mapping[int | None, float] = {None: 0.78, 2: 1.0, 3: 1.05, 4:
 # hard seats 0.353 -> 0.255 (300 games); the responder (hard's code used to predict it) with three hard
 # 0.470 -> 0.378 (150); the cost: hard with three normal 0.740 -> 0.684 (300).
 LIKE_ME_SHARE = 0.5
-# Heads-up too, since a rival may read this seat by running its code: against the bench's reader (hard's own
-# placement and fight code with its own generator), 200 games seed 1 on the same deals, 0 -> 0.403, 0.5 ->
-# 0.470 (the reader's decisions are lead-based like hard's, and a rate model does not see them coming).
+# Heads-up too, for a rival that has not declared yet, since it may read this seat by running its code:
+# against the bench's reader (hard's own placement and fight code with its own generator), 200 games seed 1 on
+# the same deals, 0 -> 0.403, 0.5 for every rival -> 0.470 (the reader's decisions are lead-based like hard's,
+# and a rate model does not see them coming). A rival that declared first is left to the rate model.
 LIKE_ME_HEADS_UP = 0.5
 INNER_SAMPLES = 72  # a rival's own decision: this many reveals shared among its rivals (at least 12 each)
 INNER_SAMPLES_MIN = 12
@@ -268,7 +269,9 @@ def option_values(view: View, seat: int, rng: Random, priors: FightPriors | None
         picks: dict[int, int] = {}
         holds: dict[int, Sequence[int]] = {}
         for s in rivals:
-            if like_me and rng.random() < like_me:  # a rival like me decides like me (on a builder's sheet)
+            # a rival like me decides like me (on a builder's sheet); heads-up only one still to speak: one
+            # that reads this seat answers what it will do
+            if like_me and (view.seats > 2 or s not in said) and rng.random() < like_me:
                 build = rng.randrange(ai.BUILDS)
                 holds[s] = ai.built_numbers(view.seats, digits[s], build)
                 if (s, build) not in thought:
