@@ -101,3 +101,17 @@ def test_the_playouts_follow_the_engine_rules(seats: int) -> None:
 
     for seed in range(6):
         assert play_game(seats, seed, policy).over
+
+
+def test_the_strong_model_of_a_seat_ends_the_game_only_to_win_it() -> None:
+    """Hard's end-race search models every seat as ``ai_rollout.strong`` (issue 40: opponents modelled as
+    strong players): it ends the game when that wins and not when it loses, on the rollout board's own
+    legal choices (the engine's)."""
+    lead = state_at({1: 34, 3: 20, 5: 37}, {1: 36}, roll=4)
+    trail = state_at({1: 34, 3: 20}, {1: 36, 5: 37, 4: 33}, roll=4)
+    for state, ends in ((lead, True), (trail, False)):
+        board = ai_rollout.Board(state.positions, state.seats, 10)
+        legal = ai_rollout.choices(board, 0, 3)  # face 3: the die's 4
+        assert legal == [tuple(c) for c in ai._legal(state)]
+        after, _ = engine.move(state, ai_rollout.strong(board, 0, legal))
+        assert engine.ended(after.positions) is ends
