@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from random import Random
 from typing import TextIO
 
@@ -24,12 +25,18 @@ from bot.games.binomial.game import GAME
 
 SEAT_COUNTS = (2, 3, 4, 5)
 TARGET_SEATS = {2: 0.50, 4: 0.40}  # hard's share against a full table of one strategy
+# Against the strong simulation player and the reader that runs hard's own code, issue 40 asks 0.55 heads-up
+# and 0.30 at 4 seats; the pool's own 4-seat target is stricter and stays.
+STRONG = ("monte_carlo", "reader")
+TARGET_STRONG = {2: 0.55, 4: 0.40}
 READER = "responder"
 READER_TARGET = 0.35  # the responder with three hard seats wins at most this share
 
 
 def matchups(seat_counts: Sequence[int] = SEAT_COUNTS) -> list[Matchup]:
-    return pool_matchups(list(POOL), seat_counts, TARGET_SEATS.get, READER, READER_TARGET)
+    table = pool_matchups(list(POOL), seat_counts, TARGET_SEATS.get, READER, READER_TARGET)
+    return [replace(m, target=TARGET_STRONG.get(len(m.seats))) if m.seats[0] == HARD and m.seats[1] in STRONG
+            else m for m in table]
 
 
 def play_game(matchup: Matchup, seed: int, index: int) -> tuple[float, Times]:

@@ -3,8 +3,10 @@
 Each strategy is ``(view, seat, rng) -> action``: it sees its own seat's view only (its sheet and the public
 facts), like any AI seat, and draws from its own ``rng``. They are written for the bench, not tuned against
 hard: simple habits of placement and of fighting, the product's easy and normal levels, a Monte Carlo
-player with its own opponent model, and a responder that predicts each opponent with hard's own code (it
-rebuilds their sheets the way hard builds its own and runs hard's fight decision on them).
+player with its own opponent model, a responder that predicts each opponent with hard's own code (it
+rebuilds their sheets the way hard builds its own and runs hard's fight decision on them), and a reader that
+runs hard's own placement and fight code with its own generator on the public rolls, builds its own sheet
+the same way, and answers for the lead (beating, cancelling, or leaving a card hard cannot take).
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from collections.abc import Callable, Sequence
 from random import Random
 from typing import Any
 
-from bot.games.binomial import ai
-from bot.games.binomial.engine import Sheet
+from bot.games.binomial import ai, ai_hard, ai_levels
+from bot.games.binomial.engine import Sheet, resolve
 from bot.games.binomial.rules import CARD_BY_KEY, CELLS, Card, show
 from bot.games.binomial.view import View, fitting
 
@@ -189,7 +191,7 @@ def predict_hard(view: View, s: int, seat: int, rng: Random) -> int | None:
     order = [t for t, _ in view.declared]
     declared = view.declared[: order.index(s)] if s in said else (*view.declared, (seat, True))
     seen = dataclasses.replace(view, seat=s, sheet=hard_sheet(view, s, rng), declared=declared, pick=None)
-    action = ai.decide(seen, s, "hard", Random(rng.random()))
+    action = ai_levels.decide(seen, s, "hard", Random(rng.random()))
     if not action.get("fight"):
         return int(rng.choice(fitting(seen))) if said.get(s) and fitting(seen) else None
     return int(action["number"])
@@ -211,6 +213,89 @@ def fight_responder(view: View, seat: int, rng: Random) -> Action:
     return _best_reply(view, seat, profiles, keep_weight=0.6)
 
 
+READER_BUILDS = 8  # sheets it builds for each opponent by running hard's placement with its own generator
+READER_GUESSES = {2: 4}  # hard's decision run on this many of them, per opponent (2 at a table: time)
+
+
+def read_sheets(view: View, s: int, rng: Random) -> list[tuple[int, ...]]:
+    """``s``'s unused numbers as hard would have built them from the public rolls, hard's own placement run
+    with the reader's generator; builds that do not hold what ``s`` revealed are dropped (a random pairing
+    of the remaining digits stands in when none is left)."""
+    found = []
+    for _ in range(READER_BUILDS):
+        sheet = Sheet()
+        for i, digit in enumerate(view.rolls):
+            seen = dataclasses.replace(view, kind="place", rolls=view.rolls[:i + 1], sheet=sheet)
+            cell = CELLS.index(ai_hard.hard_place(seen, rng)["cell"])
+            sheet = sheet.place(cell, digit)
+        numbers = [n for n in sheet.numbers if n is not None]
+        for n in view.revealed[s]:
+            if n not in numbers:
+                break
+            numbers.remove(n)
+        else:
+            found.append(tuple(numbers))
+    return found or [tuple(ai.sample_numbers(view, s, rng))]
+
+
+def _lead(card: Card, view: View, seat: int, mine: int | None, picks: dict[int, int]) -> float:
+    """What ``mine`` (None: pass) gains on the best rival in the reveal against ``picks``."""
+    fighters = [(s, n) for s, n in picks.items()] + ([] if mine is None else [(seat, mine)])
+    if not fighters:
+        return 0.0
+    points = resolve(card, fighters, view.variants, view.seats).points
+    return points[seat] - max(p for t, p in enumerate(points) if t != seat)
+
+
+def fight_reader(view: View, seat: int, rng: Random) -> Action:
+    """Reads every opponent as hard: rebuilds its sheet with hard's own placement and its own generator,
+    runs hard's fight decision on it, and answers for the lead: beating its number, cancelling it with the
+    same number, or leaving it a card it cannot take."""
+    options = fitting(view)
+    if not options:
+        return PASS
+    card = _card(view)
+    sheets = {s: read_sheets(view, s, rng) for s in range(view.seats) if s != seat and view.unused[s] > 0}
+    said = dict(view.declared)
+    order = [t for t, _ in view.declared]
+    predicted: dict[int, list[int | None]] = {}  # per rival, hard's pick on a few of its sheets
+    for s, builds in sheets.items():
+        predicted[s] = []
+        for _ in range(1 if said.get(s) is False else READER_GUESSES.get(view.seats, 2)):
+            if said.get(s) is False:
+                predicted[s].append(None)
+                continue
+            numbers = rng.choice(builds)
+            declared = view.declared[: order.index(s)] if s in said else (*view.declared, (seat, True))
+            seen = dataclasses.replace(view, seat=s, sheet=ai.sheet_with(numbers, view.revealed[s]),
+                                       declared=declared, pick=None)
+            action = ai_levels.decide(seen, s, "hard", Random(rng.random()))
+            if action.get("fight"):
+                predicted[s].append(int(action["number"]))
+            elif said.get(s) and fitting(seen):
+                predicted[s].append(max(fitting(seen), key=card.rank))
+            else:
+                predicted[s].append(None)
+    profiles = []
+    for _ in range(RESPONDER_SAMPLES):
+        picks = {}
+        for s, guesses in predicted.items():
+            got = rng.choice(guesses)
+            if got is not None:
+                picks[s] = got
+        profiles.append(picks)
+    keep: dict[int | None, float] = {None: 0.0, **ai.keep_value(view, seat, options)}
+    scored = [(sum(_lead(card, view, seat, n, p) for p in profiles) / len(profiles) - 0.6 * keep[n], n)
+              for n in (None, *options)]
+    _, n = max(scored, key=lambda vn: (vn[0], vn[1] is None))
+    return PASS if n is None else _fight(n)
+
+
+def place_like_hard(view: View, rng: Random) -> Action:
+    """Builds its sheet with hard's own placement (and its own generator)."""
+    return dict(ai_hard.hard_place(view, rng))
+
+
 def strategy(place: Callable[[View, Random], Action], fight: Strategy, doc: str) -> Strategy:
     def play(view: View, seat: int, rng: Random) -> Action:
         if view.kind == "place":
@@ -222,7 +307,7 @@ def strategy(place: Callable[[View, Random], Action], fight: Strategy, doc: str)
 
 def product_level(level: str) -> Strategy:
     def play(view: View, seat: int, rng: Random) -> Action:
-        return dict(ai.decide(view, seat, level, rng))
+        return dict(ai_levels.decide(view, seat, level, rng))
     play.__doc__ = f"The product's {level} level."
     return play
 
@@ -238,4 +323,5 @@ POOL: dict[str, Strategy] = {
     "normal": product_level("normal"),
     "monte_carlo": strategy(place_sound, fight_monte_carlo, "Samples random sheets; best reply."),
     "responder": strategy(place_sound, fight_responder, "Predicts each opponent with hard's code."),
+    "reader": strategy(place_like_hard, fight_reader, "Rebuilds hard's sheet with hard's code; answers."),
 }

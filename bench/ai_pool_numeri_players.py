@@ -3,8 +3,10 @@
 Each strategy is ``(view, seat, rng) -> choice``: it sees the public view only, like any seat, and draws
 from its own ``rng``. They are written for the bench, not tuned against the hard level: simple habits
 (lowest or highest token, the token furthest along or behind, immediate points, chains, blocking, ending
-the game as soon as it can), chance, the product's own easy and normal levels, and a Monte Carlo player
-whose playouts differ from hard's (it maximises its mean score, not its chance to win).
+the game as soon as it can), chance, the product's own easy and normal levels, a Monte Carlo player
+whose playouts differ from hard's (it maximises its mean score, not its chance to win), a strong simulation
+player (every decision by many playouts, for the win) and a reader that predicts hard's next move by running
+hard's own code with its own generator.
 """
 
 from __future__ import annotations
@@ -136,6 +138,83 @@ def monte_carlo(view: NumeriView, seat: int, rng: Random) -> Choice:
     return best
 
 
+SIM_PLAYOUTS = 24  # per choice: the strong player's search (about 0.2 s a decision early in a game)
+
+
+def _win_share(board: ai_rollout.Board, seat: int) -> float:
+    totals = board.points
+    best = max(totals)
+    return 1 / totals.count(best) if totals[seat] == best else 0.0
+
+
+def _simulated(state: State, seat: int, choice: Choice, seeds: list[int]) -> float:
+    """``choice``'s share of wins over playouts on the given dice (every seat greedy in them)."""
+    after, moved = engine.move(state, choice)
+    if moved.ended:
+        totals = engine.scores(after.positions)
+        return 1 / totals.count(max(totals)) if totals[seat] == max(totals) else 0.0
+    value = 0.0
+    for seed in seeds:
+        board = ai_rollout.Board(after.positions, after.seats, barrier_for(after.seats))
+        ai_rollout.play_out(board, after.current, Random(seed), ai.ROLLOUT_LIMIT)
+        value += _win_share(board, seat)
+    return value / len(seeds)
+
+
+def simulator(view: NumeriView, seat: int, rng: Random) -> Choice:
+    """A strong simulation-based player: every decision, each choice played out to the end many times on
+    the same dice, and the choice that wins most often (not the best mean score) is taken; the mean score
+    only breaks ties."""
+    state = view.state()
+    legal = _legal(state)
+    if len(legal) == 1:
+        return legal[0]
+    seeds = [rng.getrandbits(32) for _ in range(SIM_PLAYOUTS)]
+    return max(legal, key=lambda c: (_simulated(state, seat, c, seeds),
+                                      engine.score(engine.move(state, c)[0].positions, seat)))
+
+
+READER_FACES = (1, 2, 3, 4, 5, "*")
+READER_PLAYOUTS = 8
+
+
+def reader(view: NumeriView, seat: int, rng: Random) -> Choice:
+    """Runs hard's own code with its own generator to predict every other seat's next move (it takes them
+    all for hard): each of its choices is followed by the next seat's throw on every face, answered as hard
+    would answer it, then played out; the choice that wins most often is taken. Where its choice earns an
+    extra throw, or the game is long, it plays as the simulator does."""
+    state = view.state()
+    legal = _legal(state)
+    if len(legal) == 1:
+        return legal[0]
+    seeds = [rng.getrandbits(32) for _ in range(READER_PLAYOUTS)]
+    best, best_value = legal[0], -1.0
+    for choice in legal:
+        after, moved = engine.move(state, choice)
+        if moved.ended or moved.extra_turn or after.current == seat:
+            value = _simulated(state, seat, choice, seeds)
+        else:
+            value = 0.0
+            for face in READER_FACES:
+                rolled, event = engine.roll(after, face)
+                if isinstance(event, engine.Passed):
+                    nxt = rolled
+                else:
+                    guess = ai.hard(rolled, Random(rng.getrandbits(32)))
+                    nxt, done = engine.move(rolled, guess)
+                    if done.ended:
+                        totals = engine.scores(nxt.positions)
+                        value += (1 / totals.count(max(totals)) if totals[seat] == max(totals) else 0.0) / 6
+                        continue
+                for s in seeds:
+                    board = ai_rollout.Board(nxt.positions, nxt.seats, barrier_for(nxt.seats))
+                    ai_rollout.play_out(board, nxt.current, Random(s), ai.ROLLOUT_LIMIT)
+                    value += _win_share(board, seat) / len(seeds) / 6
+        if value > best_value:
+            best, best_value = choice, value
+    return best
+
+
 POOL: dict[str, Strategy] = {
     "lowest": lowest,
     "highest": highest,
@@ -149,4 +228,6 @@ POOL: dict[str, Strategy] = {
     "easy": product_level("easy"),
     "normal": product_level("normal"),
     "monte_carlo": monte_carlo,
+    "simulator": simulator,
+    "reader": reader,
 }

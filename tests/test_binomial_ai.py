@@ -67,3 +67,26 @@ def test_unknown_level_is_refused() -> None:
     state, _ = GAME.apply(state, {None: {"digit": 1}})
     with pytest.raises(ValueError, match="unknown AI level"):
         GAME.ai(GAME.view(state, 0), 0, "godlike", Random(1))
+
+
+def test_no_game_module_imports_one_that_imports_it_back() -> None:
+    """Binomial's AI had ai.py and ai_hard.py importing each other (issue 35): the level dispatch now sits
+    above both. Checked for every game's modules, imports inside functions included."""
+    from tests.test_layers import MODULES, direct_imports
+
+    games = {m for m in MODULES if m.startswith("bot.games.")}
+    graph = {m: {i for i in direct_imports(m) if i in games} for m in games}
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, todo = set(), [start]
+        while todo:
+            here = todo.pop()
+            if here == goal:
+                return True
+            if here not in seen:
+                seen.add(here)
+                todo.extend(graph[here])
+        return False
+
+    circles = sorted(f"{a} <-> {b}" for a in games for b in graph[a] if a != b and reaches(b, a))
+    assert not circles, circles

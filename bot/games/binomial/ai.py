@@ -7,10 +7,12 @@ action: a free cell, a pass, or an unused number that fits the face-up card.
 * normal places to build numbers that are strong on many cards (pairs, x0, x5, digit sum 10, extremes),
   and fights when the expected points of its best fitting number, against opponents holding random
   numbers, beat what that number is worth later on;
-* hard (:mod:`.ai_hard`) samples the opponents' numbers from the rolled digits (every sheet holds the same
-  16 digits) minus what they revealed, models how often each opponent fights, simulates the reveal
-  (cancelling included) and values each option by the lead it gains over the rivals, values kept numbers
-  by the rounds likely left, and mixes near-equal options.
+* hard (:mod:`.ai_hard`, built on this module) samples the opponents' numbers from the rolled digits
+  (every sheet holds the same 16 digits) minus what they revealed, models how often each opponent fights,
+  simulates the reveal (cancelling included) and values each option by the lead it gains over the rivals,
+  values kept numbers by the rounds likely left, and mixes near-equal options.
+
+The level dispatch (``decide``) sits above both modules, in :mod:`.ai_levels`.
 """
 
 from __future__ import annotations
@@ -21,12 +23,15 @@ from random import Random
 from typing import Any
 
 from .engine import Sheet
-from .rules import ALL_NUMBERS, CARD_BY_KEY, CARDS, CELLS, REWARD_MIN_FIGHTERS, Card, show
+from .rules import ALL_NUMBERS, CARD_BY_KEY, CARDS, REWARD_MIN_FIGHTERS, Card, show
 from .view import View, fitting
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
-DEFAULT_LEVEL = "normal"
 PLACE_NOISE = 0.3  # in number-value points (a good number is worth 3 to 6)
+# Normal's noise at a table of three or more: every sheet holds the same digits, and AI seats of one level
+# that build alike fight with the same numbers and cancel one another (6 seats, three normal seats: two
+# seeds of six built a pair of identical sheets with 0.3; none with this).
+TABLE_PLACE_NOISE = 0.8
 
 Action = Mapping[str, Any]
 PASS: Action = {"fight": False}
@@ -96,10 +101,13 @@ def free_cells(view: View) -> list[int]:
     return list(view.sheet.free_cells)
 
 
-def best_cell(seats: int, cells: Sequence[int | None], digit: int, rng: Random, noise: float) -> int:
-    """The free cell that most raises the sheet's value, give or take some noise (so that two AI players
-    given the same rolls do not build the same numbers and cancel each other)."""
-    best, best_gain = -1, -1e9
+def normal_noise(seats: int) -> float:
+    return PLACE_NOISE if seats <= 2 else TABLE_PLACE_NOISE
+
+
+def cell_gains(seats: int, cells: Sequence[int | None], digit: int) -> list[tuple[int, float]]:
+    """Per free cell, how much writing ``digit`` there raises the sheet's value."""
+    out = []
     for i, d in enumerate(cells):
         if d is not None:
             continue
@@ -107,7 +115,16 @@ def best_cell(seats: int, cells: Sequence[int | None], digit: int, rng: Random, 
         a, b = cells[2 * k], cells[2 * k + 1]
         before = partial_value(seats, a, b)
         after = partial_value(seats, digit if i % 2 == 0 else a, digit if i % 2 == 1 else b)
-        gain = after - before + (rng.gauss(0, noise) if noise else 0.0)
+        out.append((i, after - before))
+    return out
+
+
+def best_cell(seats: int, cells: Sequence[int | None], digit: int, rng: Random, noise: float) -> int:
+    """The free cell that most raises the sheet's value, give or take some noise (so that two AI players
+    given the same rolls do not build the same numbers and cancel each other)."""
+    best, best_gain = -1, -1e9
+    for i, gain in cell_gains(seats, cells, digit):
+        gain += rng.gauss(0, noise) if noise else 0.0
         if gain > best_gain:
             best, best_gain = i, gain
     return best
@@ -248,34 +265,3 @@ def ending_bonus(view: View, seat: int, expected_gain: float) -> float:
         return 0.0
     lead = view.totals[seat] + expected_gain - max(t for s, t in enumerate(view.totals) if s != seat)
     return 1.0 if lead > 0 else -2.0
-
-
-# --- the entry point -------------------------------------------------------------------------------------
-
-def decide(view: View, seat: int, level: str, rng: Random,
-           fight_priors: Mapping[int, tuple[float, float]] | None = None) -> Action:
-    """The AI's action for ``seat`` from its own view; deterministic given ``rng``. ``fight_priors``: hard's
-    prior fight rate of some opponents, from their past games (see ai_hard.past_fight_prior)."""
-    if level not in LEVELS:
-        raise ValueError(f"unknown AI level {level!r}; choose one of {', '.join(LEVELS)}")
-    if view.kind == "place":
-        assert view.pending is not None
-        if level == "easy" and rng.random() < 0.5:
-            return {"cell": CELLS[rng.choice(free_cells(view))]}
-        assert view.sheet is not None
-        noise = PLACE_NOISE
-        if level == "hard":
-            from .ai_hard import place_noise
-
-            noise = place_noise(view.seats)
-        return {"cell": CELLS[best_cell(view.seats, view.sheet.cells, view.pending, rng, noise)]}
-    if view.kind in ("declare", "pick"):
-        if level == "easy":
-            options = fitting(view)
-            return _fight(rng.choice(options)) if options and rng.random() < 0.5 else PASS
-        if level == "normal":
-            return normal_fight(view, seat, rng)
-        from .ai_hard import hard_fight as mixed_fight  # here: ai_hard builds on this module
-
-        return mixed_fight(view, seat, rng, fight_priors)
-    raise ValueError(f"nothing for seat {seat} to decide now ({view.kind})")

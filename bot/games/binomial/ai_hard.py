@@ -11,7 +11,8 @@ that opponent revealed, paired the way a builder would (sometimes at random).
 * The length of the game: it ends after the round in which a seat uses its last number, so a seat with
   few numbers left that fights often ends it soon. A number kept for later is worth only the cards that
   are likely to be played (``reach``), and at most as many numbers as there are rounds left are useful.
-* Placement: the builder's, looser at a table of three or more (see :func:`place_noise`).
+* Placement: the builder's table, drawn from the seat's generator among near-equal cells (see
+  :func:`place_mix`), so that the sheet cannot be rebuilt from the public rolls.
 * The value of an option is the lead it gains: its points less what the rivals score in the same reveal
   (passing included: a rival that fights alone takes the card), then less what the number is worth later.
 * The choice is mixed: near-equal options (pass included) are drawn with the seat's generator, so a
@@ -27,7 +28,7 @@ from random import Random
 
 from . import ai
 from .engine import resolve
-from .rules import CARD_BY_KEY, Card
+from .rules import CARD_BY_KEY, CELLS, Card
 from .view import View, fitting
 
 SAMPLES = 144  # sampled reveals per decision, shared among the rivals (600 did no better at 4 seats)
@@ -51,7 +52,11 @@ KEEP_WEIGHT_TABLE = 0.45
 DENY_WEIGHT = 1.0
 TEMPERATURE = 0.12  # in points: how far apart two options may be and still both be played
 MIX_WINDOW = 0.35  # options further than this below the best are never drawn
-HARD_PLACE_NOISE = 1.0  # in number-value points, with three seats or more (see place_noise)
+# (window, temperature) of the placement draw, heads-up and at a table of three or more (see place_mix). On
+# six random roll sequences, 30 generators each, the builder with 0.3 noise made 8-28 different sheets, this
+# draw 16-30 heads-up and 27-30 at a table.
+PLACE_MIX = (1.0, 0.4)
+PLACE_MIX_TABLE = (1.5, 0.6)
 # Past games (the game adapter's ai_priors) move the prior, counting as at most this many rounds more than
 # the default one: a player's habit is expected at once, while this match's own rounds soon weigh as much.
 PAST_WEIGHT_CAP = 6.0
@@ -69,10 +74,30 @@ RIVAL_CARD_FACTOR: Mapping[int | None, float] = {None: 0.78, 2: 1.0, 3: 1.05, 4:
 # see it: a fourth player then takes what three hard seats fight over. Seed 1, 4 seats: normal with three
 # hard seats 0.353 -> 0.255 (300 games); the responder (hard's code used to predict it) with three hard
 # 0.470 -> 0.378 (150); the cost: hard with three normal 0.740 -> 0.684 (300).
-# Heads-up the rate model stays alone (a cancel there only hands the next card over).
 LIKE_ME_SHARE = 0.5
+# Heads-up too, for a rival that has not declared yet, since it may read this seat by running its code:
+# against the bench's reader (hard's own placement and fight code with its own generator), 200 games seed 1 on
+# the same deals, 0 -> 0.403, 0.5 for every rival -> 0.470 (the reader's decisions are lead-based like hard's,
+# and a rate model does not see them coming). A rival that declared first is left to the rate model.
+LIKE_ME_HEADS_UP = 0.5
 INNER_SAMPLES = 72  # a rival's own decision: this many reveals shared among its rivals (at least 12 each)
 INNER_SAMPLES_MIN = 12
+
+# How often a rival that declares after this seat's pass, with nobody fighting before it, takes the card with
+# a fitting number (it wins it uncontested).
+UNCONTESTED = 0.85
+
+# A rival's cancels of this seat's number in a match beyond what chance gives (see read_by), less
+# READ_CHANCE, over READ_SURE: how surely that rival reads it. Chance is the other pairs' rate of cancels once
+# they met READ_BASE_ROUNDS times, else READ_BASE.
+# Against a reader, the option hard would take anyway loses READ_COST of its worth (the reader's cancel),
+# and the mix of near-equal options widens by READ_MIX.
+READ_BASE = 0.2
+READ_BASE_ROUNDS = 3
+READ_CHANCE = 0.25
+READ_SURE = 1.5
+READ_COST = 0.6
+READ_MIX = 2.0
 
 FightPriors = Mapping[int, tuple[float, float]]  # opponent seat -> (prior fight rate, rounds it counts as)
 
@@ -83,12 +108,25 @@ def past_fight_prior(rounds: int, fights: int) -> tuple[float, float]:
     return rate, PRIOR_WEIGHT + min(float(rounds), PAST_WEIGHT_CAP)
 
 
-def place_noise(seats: int) -> float:
-    """How loosely hard follows the builder's table when placing. Every sheet holds the same digits, so
-    at a table of three or more, seats that build alike pick alike numbers and cancel each other: hard
-    builds further from the table (less predictable, rarely a copy). Heads-up a cancel only helps the
-    rival's next card, and the sound sheet is worth more."""
-    return ai.PLACE_NOISE if seats <= 2 else HARD_PLACE_NOISE
+def place_mix(seats: int) -> tuple[float, float]:
+    """How far below the best cell's gain a cell may still be drawn, and the temperature of the draw (in
+    number-value points). Every sheet holds the same digits: a sheet that follows the builder's table can
+    be rebuilt from the public rolls, and seats that build alike pick alike numbers and cancel each other.
+    At a table of three or more hard builds further from the table."""
+    return PLACE_MIX if seats <= 2 else PLACE_MIX_TABLE
+
+
+def hard_place(view: View, rng: Random) -> ai.Action:
+    """Hard's cell for the pending digit: drawn from the seat's generator (the game's secret seed) among the
+    cells whose gain is near the best, likelier the nearer. Running this code on the public rolls without
+    the seed rebuilds many sheets, rarely this one; and two hard seats at one table build apart."""
+    assert view.sheet is not None and view.pending is not None
+    gains = ai.cell_gains(view.seats, view.sheet.cells, view.pending)
+    best = max(g for _, g in gains)
+    window, temperature = place_mix(view.seats)
+    near = [(i, g) for i, g in gains if g >= best - window]
+    weights = [math.exp((g - best) / temperature) for _, g in near]
+    return {"cell": CELLS[rng.choices([i for i, _ in near], weights)[0]]}
 
 
 def keep_weight(seats: int) -> float:
@@ -152,6 +190,30 @@ def _rival_pick(card: Card, numbers: Sequence[int], fights: bool | None, rate: f
     return best if rng.random() < rate * RIVAL_CARD_FACTOR.get(card.points, 1.0) * (1.5 - standing) else None
 
 
+def _speak_after(view: View, seat: int) -> list[int]:
+    """The rivals that declare after ``seat`` in this round, in order (none in the dark: all pick at once)."""
+    if view.kind != "declare":
+        return []
+    order = [(view.chairman + i) % view.seats for i in range(view.seats)]
+    return [s for s in order[order.index(seat) + 1:] if view.unused[s] > 0]
+
+
+def _seen_pass(card: Card, picks: Mapping[int, int], holds: Mapping[int, Sequence[int]], after_me: Sequence[int],
+               said: Mapping[int, bool], rng: Random) -> dict[int, int]:
+    """The sampled picks if this seat passes: a rival that speaks later and sees nobody fighting before it
+    takes the card uncontested with any fitting number it holds (``UNCONTESTED`` of the time), whatever its
+    habit; the others pick as sampled. Passing first hands that win over; this is what it costs."""
+    if any(said.values()):
+        return dict(picks)
+    out = dict(picks)
+    for s in after_me:
+        if any(t in out for t in after_me[:after_me.index(s)]):
+            break  # someone before it fights: it picks as sampled
+        if s not in out and any(card.fits(n) for n in holds.get(s, ())) and rng.random() < UNCONTESTED:
+            out[s] = max((n for n in holds[s] if card.fits(n)), key=card.rank)
+    return out
+
+
 def _points(view: View, card: Card, seat: int, n: int | None, picks: Mapping[int, int],
             order: Sequence[int]) -> tuple[float, float]:
     """The reveal with ``seat`` fighting ``n`` (None: passing) against the sampled ``picks``: what the seat
@@ -198,30 +260,37 @@ def option_values(view: View, seat: int, rng: Random, priors: FightPriors | None
     lead = dict.fromkeys((None, *options), 0.0)
     unfit = next((m for m in range(100) if not card.fits(m)), 0)  # only "any number" cards fit all 100
     mine = dict.fromkeys(options, 0.0)
-    like_me = LIKE_ME_SHARE if not inner and view.seats > 2 else 0.0
+    like_me = 0.0 if inner else LIKE_ME_SHARE if view.seats > 2 else LIKE_ME_HEADS_UP
     thought: dict[tuple[int, int], int | None] = {}  # (rival, build) -> its pick, at most BUILDS per rival
     digits = {s: ai.remaining_digits(view, s) for s in rivals}
     reveals: dict[tuple[int | None, tuple[tuple[int, int], ...]], tuple[float, float]] = {}  # samples repeat
+    after_me = _speak_after(view, seat)
     for _ in range(samples):
-        picks = {}
+        picks: dict[int, int] = {}
+        holds: dict[int, Sequence[int]] = {}
         for s in rivals:
-            if like_me and rng.random() < like_me:  # a rival like me decides like me (on a builder's sheet)
+            # a rival like me decides like me (on a builder's sheet); heads-up only one still to speak: one
+            # that reads this seat answers what it will do
+            if like_me and (view.seats > 2 or s not in said) and rng.random() < like_me:
                 build = rng.randrange(ai.BUILDS)
+                holds[s] = ai.built_numbers(view.seats, digits[s], build)
                 if (s, build) not in thought:
-                    numbers = ai.built_numbers(view.seats, digits[s], build)
-                    thought[s, build] = _pick_like_me(view, s, numbers, Random(rng.random()))
+                    thought[s, build] = _pick_like_me(view, s, holds[s], Random(rng.random()))
                 got = thought[s, build]
             else:
-                got = _rival_pick(card, ai.sample_numbers(view, s, rng, digits[s]), said.get(s), rates[s], rng)
+                holds[s] = ai.sample_numbers(view, s, rng, digits[s])
+                got = _rival_pick(card, holds[s], said.get(s), rates[s], rng)
             if got is None and said.get(s):  # it fights, though this sample holds nothing that fits:
                 got = unfit  # a fighter that counts for X and cannot win
             if got is not None:
                 picks[s] = got
-        key = tuple(sorted(picks.items()))
+        passing = _seen_pass(card, picks, holds, after_me, said, rng)
         for n in (None, *options):
-            if (n, key) not in reveals:
-                reveals[n, key] = _points(view, card, seat, n, picks, order)
-            own, theirs = reveals[n, key]
+            faced = passing if n is None else picks
+            key = (n, tuple(sorted(faced.items())))
+            if key not in reveals:
+                reveals[key] = _points(view, card, seat, n, faced, order)
+            own, theirs = reveals[key]
             lead[n] += own - deny * theirs
             if n is not None:
                 mine[n] += own
@@ -233,10 +302,41 @@ def option_values(view: View, seat: int, rng: Random, priors: FightPriors | None
     return values
 
 
+def read_by(view: View, seat: int) -> float:
+    """How surely some rival reads this seat, from the revealed picks of the match: a rival that fought with
+    the very number this seat fought with (both cancelled) more often than chance says is predicting it.
+    Chance is how often the other pairs of seats cancelled when both fought (sheets hold the same digits, and
+    sound builders make alike numbers), or ``READ_BASE`` heads-up. Only the revealed picks are read, as The
+    Number's hard reads its rivals' past picks."""
+    rounds = [f for g in view.past for f in g.history] + list(view.history)
+    cancels: dict[int, int] = {}
+    met: dict[int, int] = {}
+    others = [0, 0]  # cancels and meetings between two other seats
+    for f in rounds:
+        for i, (s, n) in enumerate(f.fighters):
+            for t, m in f.fighters[i + 1:]:
+                if seat in (s, t):
+                    rival = t if s == seat else s
+                    met[rival] = met.get(rival, 0) + 1
+                    cancels[rival] = cancels.get(rival, 0) + (n == m)
+                else:
+                    others[0] += n == m
+                    others[1] += 1
+    base = others[0] / others[1] if others[1] >= READ_BASE_ROUNDS else READ_BASE
+    most = max((cancels[s] - base * met[s] for s in met), default=0.0)
+    return min(1.0, max(0.0, most - READ_CHANCE) / READ_SURE)
+
+
 def hard_fight(view: View, seat: int, rng: Random, priors: FightPriors | None = None) -> ai.Action:
     values = option_values(view, seat, rng, priors)
+    read = read_by(view, seat)
+    if read > 0:  # a reader cancels the pick it predicts: the best number is worth less, the mix widens
+        top = max((n for n in values if n is not None), key=values.__getitem__, default=None)
+        if top is not None and values[top] > 0:
+            values[top] -= read * READ_COST * values[top]
+    temperature, window = TEMPERATURE * (1 + READ_MIX * read), MIX_WINDOW * (1 + READ_MIX * read)
     best = max(values.values())
-    near = [(n, v) for n, v in values.items() if v >= best - MIX_WINDOW]
-    weights = [math.exp((v - best) / TEMPERATURE) for _, v in near]
+    near = [(n, v) for n, v in values.items() if v >= best - window]
+    weights = [math.exp((v - best) / temperature) for _, v in near]
     pick = rng.choices([n for n, _ in near], weights)[0]
     return ai.PASS if pick is None else ai._fight(pick)

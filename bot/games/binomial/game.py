@@ -16,6 +16,8 @@ from typing import Any
 from bot.core.game import Action, History, Option, Prompt, Result, Seat, Step
 
 from . import engine
+from .ai_hard import past_fight_prior
+from .ai_levels import decide
 from .engine import Event, State, Variants
 from .errors import BadCell, BadNumber, BadSetup, GameOver, NotYourTurn, WrongStep
 from .rules import CELLS, DIE, GAME_KEY, MATCH_GAMES, SAME_BOAT_SEATS, SEATS, TITLE, TURN_SECONDS, show
@@ -195,15 +197,11 @@ class BinomialGame:
 
     def ai(self, view: View, seat: Seat, level: str, rng: Random, priors: Mapping[str, Any] | None = None
            ) -> Action:
-        from .ai import decide
-
         return decide(view, seat, level, rng, fight_priors(priors))
 
 
 def fight_priors(priors: object) -> dict[int, tuple[float, float]] | None:
     """Stored priors (``ai_priors``) as hard's prior fight rate per seat; anything malformed is left out."""
-    from .ai_hard import past_fight_prior
-
     if not isinstance(priors, Mapping):
         return None
     found = {}

@@ -20,31 +20,21 @@ from random import Random
 from . import ai_rollout, engine
 from .ai_rollout import EXTRA_THROW, WIN
 from .engine import Choice, Positions, State
-from .rules import DIE_FACES, SQUARES, TOKENS, UNENTERED_POINTS, VALUE, barrier_for
+from .rules import DIE_FACES, TOKENS, UNENTERED_POINTS, VALUE, barrier_for
 from .view import NumeriView
 
 EASY_GREED = 0.3  # how often the beginner takes the move that scores most at once
-LATE = 16  # throws left (by one probe playout) below which hard plays the game out instead of judging
-BUDGET = 1000  # simulated throws per hard decision, over all its choices and playouts (p99 time)
+# Hard searches once the game may end within this many throws (by one probe playout): from there on who takes
+# the last squares, and when, decides the game. Before, a throw's choice is judged (see hope_worth).
+HORIZON = 60
+BUDGET = 4000  # simulated throws per hard decision, over all its choices and playouts (p99 time)
 MIN_PLAYOUTS = 4  # playouts per choice however long the game still is
-MAX_PLAYOUTS = 150  # enough near the end, where playouts are short
+MAX_PLAYOUTS = 200  # enough near the end, where playouts are short
 ROLLOUT_LIMIT = 400  # a safety bound: a game of Numeri ends long before
-MARGIN = 0.0005  # share of a win per point of margin, to break near-ties
-LOOK = 8  # squares ahead whose values a token may still reach (hard)
+MARGIN = 0.002  # share of a win per point of expected final margin: it decides between near-equal choices
 HOPE = 1.0  # hard's weight of the squares ahead while the end of the track is all free
-END_ZONE = range(27, SQUARES + 1)  # how open the end is decides how much the squares ahead count
-
-
-def _ahead_table() -> tuple[float, ...]:
-    """Per square, the mean value of the ``LOOK`` squares after it (its own value on the last square)."""
-    table = [0.0] * (SQUARES + 1)
-    for square in range(1, SQUARES + 1):
-        ahead = VALUE[square + 1:square + 1 + LOOK] or (VALUE[square],)
-        table[square] = sum(ahead) / len(ahead)
-    return tuple(table)
-
-
-AHEAD = _ahead_table()
+AHEAD = ai_rollout.AHEAD
+END_ZONE = ai_rollout.END_ZONE
 
 
 def final_value(positions: Positions, seat: int) -> float:
@@ -108,9 +98,10 @@ def _hard_value(state: State, choice: Choice, seat: int, look: bool) -> float:
 
 
 def _remaining(state: State, rng: Random) -> int:
-    """How many throws the game may still last: one greedy playout's length."""
+    """How many throws the game may still last: one playout's length, every seat playing strong."""
     board = ai_rollout.Board(state.positions, state.seats, barrier_for(state.seats))
-    return ai_rollout.play_out(board, state.current, Random(rng.getrandbits(64)), ROLLOUT_LIMIT)
+    return ai_rollout.play_out(board, state.current, Random(rng.getrandbits(64)), ROLLOUT_LIMIT,
+                               ai_rollout.strong)
 
 
 def _win_share(totals: list[int] | tuple[int, ...], seat: int) -> float:
@@ -132,9 +123,17 @@ def hard(state: State, rng: Random) -> Choice:
     if len(legal) == 1:
         return legal[0]
     seat = state.current
-    if _remaining(state, rng) > LATE:
+    if _remaining(state, rng) > HORIZON:
         return max(legal, key=lambda c: _hard_value(state, c, seat, True))
-    dice = rng  # every playout's dice come from the given generator, the same dice for every choice
+    return legal[_searched(state, legal, seat, rng)]
+
+
+def _searched(state: State, legal: list[Choice], seat: int, rng: Random) -> int:
+    """The index of the choice with the best expected end: every choice played out to the end many times on
+    the same dice (so the comparison is fair), every seat modelled as a strong player (``ai_rollout.strong``:
+    it takes the squares still within reach and ends the game only to win it). A choice's worth is its share
+    of the win plus ``MARGIN`` per point of final margin, so ending the game now (a known margin) is weighed
+    against playing on (the margins to come), and leaving the end to a rival counts what it costs."""
     afters: list[tuple[State, bool]] = []
     for choice in legal:
         after, moved = engine.move(state, choice)
@@ -145,15 +144,15 @@ def hard(state: State, rng: Random) -> Choice:
     spent, playouts = 0, 0
     barrier = barrier_for(state.seats)
     while live and (playouts < MIN_PLAYOUTS or spent < BUDGET) and playouts < MAX_PLAYOUTS:
-        seed = dice.getrandbits(64)
+        seed = rng.getrandbits(64)  # the simulated dice come only from the seat's generator
         playouts += 1
         for i in live:
             after = afters[i][0]
             board = ai_rollout.Board(after.positions, after.seats, barrier)
-            spent += ai_rollout.play_out(board, after.current, Random(seed), ROLLOUT_LIMIT)
-            totals[i] += _win_share([board.score(s) for s in range(board.seats)], seat)
+            spent += ai_rollout.play_out(board, after.current, Random(seed), ROLLOUT_LIMIT, ai_rollout.strong)
+            totals[i] += _win_share(board.points, seat)
     values = [done[i] if afters[i][1] else totals[i] / max(playouts, 1) for i in range(len(legal))]
-    return legal[max(range(len(legal)), key=lambda i: values[i])]
+    return max(range(len(legal)), key=lambda i: values[i])
 
 
 def choose(view: NumeriView, seat: int, level: str, rng: Random) -> Choice:

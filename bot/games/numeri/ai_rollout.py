@@ -2,13 +2,15 @@
 
 The engine's immutable states are right for the game but too slow to play thousands of throws per
 decision; this module replays the same rules on lists (the rules numbers all come from ``rules``), with
-every seat following the normal level's greedy policy, which is the best model of an unknown opponent we
-have. It serves only the look-ahead: the move that is played is always chosen among the engine's legal
-choices. Squares know their owner and seats keep their running score, so a throw costs a few list reads.
+every seat following a policy: the normal level's greedy one, or ``strong`` (points blended with the
+squares still within reach, ending only to win), hard's model of an opponent that plays well. It serves
+only the look-ahead: the move that is played is always chosen among the engine's legal choices. Squares
+know their owner and seats keep their running score, so a throw costs a few list reads.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from random import Random
 
 from .engine import Positions
@@ -21,12 +23,30 @@ FREE = -1  # owner of an empty square
 _A, _B, _C = LAST_SQUARES
 # a token's worth on a square; index 0 is off the board (so a moving token's gain is one subtraction)
 _WORTH = (UNENTERED_POINTS, *VALUE[1:])
+LOOK = 8  # squares ahead whose values a token may still reach (the strong model and hard's judgement)
+END_ZONE = range(27, SQUARES + 1)  # how open the end is decides how much the squares ahead count
+HOPE_PER_SQUARE = 1.0 / len(END_ZONE)  # the squares ahead weigh all while the end zone is all free
+
+
+def _ahead_table() -> tuple[float, ...]:
+    """Per square, the mean value of the ``LOOK`` squares after it (its own value on the last square); off
+    the board, the value of a token that still has the whole track before it counts as the start's."""
+    table = [0.0] * (SQUARES + 1)
+    for square in range(1, SQUARES + 1):
+        ahead = VALUE[square + 1:square + 1 + LOOK] or (VALUE[square],)
+        table[square] = sum(ahead) / len(ahead)
+    return tuple(table)
+
+
+AHEAD = _ahead_table()
+_AHEAD = (float(UNENTERED_POINTS), *AHEAD[1:])  # off the board: what it scores if it never enters
+_END = END_ZONE.start
 
 
 class Board:
     """A position being played out: squares per seat and token, each square's owner, each seat's score."""
 
-    __slots__ = ("barrier", "open", "owner", "points", "pos", "seats")
+    __slots__ = ("barrier", "end_free", "hopes", "open", "owner", "points", "pos", "seats")
 
     def __init__(self, positions: Positions, seats: int, barrier: int) -> None:
         self.pos = [[0 if q is None else q for q in seat] for seat in positions]  # 0: off the board
@@ -37,6 +57,9 @@ class Board:
                 if q:
                     self.owner[q] = seat
         self.points = [sum(t * _WORTH[q] for t, q in zip(TOKENS, squares, strict=True)) for squares in self.pos]
+        # what the strong model counts besides the points: each seat's squares ahead, the end zone's free squares
+        self.hopes = [sum(t * _AHEAD[q] for t, q in zip(TOKENS, squares, strict=True)) for squares in self.pos]
+        self.end_free = sum(1 for q in END_ZONE if self.owner[q] == FREE)
         self.seats = seats
         self.barrier = barrier
         self.open = any(q > barrier for squares in self.pos for q in squares)
@@ -66,6 +89,8 @@ class Board:
         self.owner[to] = seat
         mine[token - 1] = to
         self.points[seat] += token * (_WORTH[to] - _WORTH[here])
+        self.hopes[seat] += token * (_AHEAD[to] - _AHEAD[here])
+        self.end_free += (here >= _END) - (to >= _END)
         if to > self.barrier:
             self.open = True
         return here
@@ -78,6 +103,8 @@ class Board:
             self.owner[here] = seat
         mine[token - 1] = here
         self.points[seat] -= token * (_WORTH[to] - _WORTH[here])
+        self.hopes[seat] -= token * (_AHEAD[to] - _AHEAD[here])
+        self.end_free -= (here >= _END) - (to >= _END)
         self.open = was_open
 
     def in_chain(self, seat: int, square: int) -> bool:
@@ -158,8 +185,42 @@ def greedy(board: Board, seat: int, legal: list[tuple[int, ...]]) -> tuple[int, 
     return best
 
 
-def play_out(board: Board, current: int, rng: Random, limit: int) -> int:
-    """Play on with every seat greedy until the end or ``limit`` throws; returns the throws made."""
+def strong(board: Board, seat: int, legal: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """A stronger model of a seat than ``greedy``: a token is worth its square blended with the squares it
+    may still reach (``AHEAD``, weighted by how open the end of the track is), an extra throw counts, and the
+    game is ended only when that wins it, and by the margin."""
+    if len(legal) == 1:
+        return legal[0]
+    best, best_value = legal[0], -1e18
+    mine = board.pos[seat]
+    was_open = board.open
+    for choice in legal:
+        made: list[tuple[int, int]] = []
+        over = False
+        for token in choice:
+            made.append((token, board.put(seat, token, board.dest(mine[token - 1]))))
+            if board.ended():
+                over = True
+                break
+        if over:
+            value = outcome(board, seat)
+        else:
+            extra = any(board.in_chain(seat, mine[token - 1]) for token, _ in made)
+            hope = board.end_free * HOPE_PER_SQUARE
+            value = (1 - hope) * board.points[seat] + hope * board.hopes[seat] + (EXTRA_THROW if extra else 0.0)
+        for token, here in reversed(made):
+            board.undo(seat, token, here, was_open)
+        if value > best_value:
+            best, best_value = choice, value
+    return best
+
+
+Policy = Callable[[Board, int, list[tuple[int, ...]]], tuple[int, ...]]
+
+
+def play_out(board: Board, current: int, rng: Random, limit: int, policy: Policy = greedy) -> int:
+    """Play on with every seat following ``policy`` (greedy unless told) until the end or ``limit`` throws;
+    returns the throws made."""
     throws = 0
     seats = board.seats
     while throws < limit:
@@ -168,7 +229,7 @@ def play_out(board: Board, current: int, rng: Random, limit: int) -> int:
         if not legal:
             current = (current + 1) % seats
             continue
-        over, extra = make(board, current, greedy(board, current, legal))
+        over, extra = make(board, current, policy(board, current, legal))
         if over:
             break
         if not extra:
