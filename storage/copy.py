@@ -29,6 +29,7 @@ TABLES: dict[str, str] = {
     "seats": "game_id, seat",
     "actions": "game_id, seq",
     "game_results": "game_id, seat",
+    "user_notify": "user_id",
 }
 NOT_COPIED = frozenset({"schema_migrations", "instance_lease", "shard_lease"})  # leases: a process's
 

@@ -180,4 +180,5 @@ MESSAGES = {
     "binomial.ai.about.easy": "A beginner: half its digits anywhere, fights on a whim with any fitting number",
     "binomial.ai.about.normal": "Sound: builds numbers for the cards to come, fights when its number should win",
     "binomial.ai.about.hard": "Guesses the sheets from the rolls, learns who fights, keeps its own sheet hard to read",
+    "binomial.dm.how": "a cell like `3b` while placing; `pass` or one of your numbers like `44` when declaring",
 }

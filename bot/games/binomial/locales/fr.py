@@ -184,4 +184,6 @@ MESSAGES = {
     "binomial.ai.about.easy": "Débutante : la moitié de ses chiffres n'importe où, combat au hasard",
     "binomial.ai.about.normal": "Solide : construit pour les cartes à venir, combat quand son nombre doit gagner",
     "binomial.ai.about.hard": "Devine les grilles d'après les tirages, apprend qui combat, reste difficile à lire",
+    "binomial.dm.how": ("une case comme `3b` pendant le placement ; `pass` ou un de vos nombres comme `44` pendant "
+                        "les déclarations"),
 }

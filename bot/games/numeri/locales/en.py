@@ -95,4 +95,5 @@ MESSAGES = {
     "numeri.ai.about.easy": "A beginner: a random legal move, now and then the one that scores most",
     "numeri.ai.about.normal": "Sound: the best gain now, chains for extra throws, ends the game only to win",
     "numeri.ai.about.hard": "Weighs the squares ahead, looks over the die, plays the end out over the dice",
+    "numeri.dm.how": "the token to move, like `4`, or two tokens for a split, like `1 3`",
 }

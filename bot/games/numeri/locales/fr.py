@@ -99,4 +99,5 @@ MESSAGES = {
     "numeri.ai.about.easy": "Débutante : un coup permis au hasard, parfois celui qui rapporte le plus",
     "numeri.ai.about.normal": "Solide : le meilleur gain immédiat, les relances, ne finit que pour gagner",
     "numeri.ai.about.hard": "Pèse les cases à venir, anticipe le dé et joue la fin sur tous les lancers",
+    "numeri.dm.how": "le pion à avancer, par exemple `4`, ou deux pions pour partager, par exemple `1 3`",
 }
