@@ -509,7 +509,10 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             await self.talk.announce(outcome.table, outcome.reports)
             return
         if outcome.ack is not None and (sealed or not on_turn_message):
-            await edit(interaction, content=self._ack_text(outcome, lang), view=None, embeds=[])
+            ack = self._ack_text(outcome, lang)
+            await edit(interaction, content=ack, view=None, embeds=[])
+            if sealed and _is_ephemeral(interaction):  # a private sheet: the next step edits it (private_sheets)
+                self.talk.sheets.keep(table.id, interaction.user.id, interaction, lang, step, ack)
             if sealed and not outcome.reports:
                 self.talk.choice_made(outcome.table)
         elif on_turn_message and outcome.reports and outcome.reports[0].step == step:

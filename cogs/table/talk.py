@@ -41,6 +41,7 @@ from .components import again_view, choices_view, sealed_view
 from .language import Languages
 from .notify import NotifySettings
 from .presenter import Card, Happened, Presenter, Presenters, SeatInfo
+from .private_sheets import PrivateSheets
 from .restart import Restarts
 from .turn_messages import (
     CATCH_UP,
@@ -83,6 +84,7 @@ class Talk(Restarts):
         self.languages = languages
         self.store = bot.store
         self.notify = NotifySettings(bot.store)
+        self.sheets = PrivateSheets()
         self.scheduler = bot.scheduler
         self.retry_delays: tuple[float, ...] = RETRY_DELAYS
         self.locks = KeyedLocks()
@@ -300,6 +302,8 @@ class Talk(Restarts):
         try:
             async with self.locks(game_id):
                 await self._announce(table, reports, shown)
+                # the players' private sheets follow into the next sealed step (one click a step, no new message)
+                await self.sheets.refresh(await self.service.table(game_id), self.presenter(table))
         except Exception as exc:  # the steps are stored: telling them is caught up later
             delay = self.backoff(attempt)
             log.warning("game %s: could not announce what was stored (%s); trying again in %.0f s",
