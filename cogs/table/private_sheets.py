@@ -33,7 +33,7 @@ class Sheet:
     lang: str
     step: int  # the step it shows
     ack: str  # the last line it showed (the previous pick's acknowledgement), kept above the next step
-    opened: float
+    kept: float  # when the interaction whose token edits it came
 
 
 class PrivateSheets:
@@ -41,11 +41,9 @@ class PrivateSheets:
         self._sheets: dict[tuple[int, int], Sheet] = {}
 
     def keep(self, game_id: int, user_id: int, interaction: Interaction, lang: str, step: int, ack: str) -> None:
-        """``interaction`` answered a pick by editing its private message: that message is the player's sheet."""
-        old = self._sheets.get((game_id, user_id))
-        opened = old.opened if old is not None and old.interaction.message is not None and interaction.message \
-            is not None and old.interaction.message.id == interaction.message.id else time.monotonic()
-        self._sheets[(game_id, user_id)] = Sheet(interaction, lang, step, ack, opened)
+        """``interaction`` answered a pick by editing its private message: that message is the player's sheet,
+        edited later through this interaction's token (which lives from now: each pick brings a fresh one)."""
+        self._sheets[(game_id, user_id)] = Sheet(interaction, lang, step, ack, time.monotonic())
 
     def forget(self, game_id: int) -> None:
         for key in [k for k in self._sheets if k[0] == game_id]:
@@ -63,7 +61,7 @@ class PrivateSheets:
             if game_id != table.id or sheet.step >= table.step:
                 continue
             seated = table.record.seat_of(user_id)
-            if time.monotonic() - sheet.opened > TOKEN_LIFE or seated is None:
+            if time.monotonic() - sheet.kept > TOKEN_LIFE or seated is None:
                 del self._sheets[(game_id, user_id)]
                 continue
             if seated.seat not in table.awaited():
