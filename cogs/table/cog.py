@@ -499,8 +499,8 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
                 raise Refused(choice.none or t("core.error.turn_over", lang))
             if len(choice.actions) > 1 or choice.pick:  # a group: the seat picks one of them privately
                 labels = [(i, inputs.labels[i] if i < len(inputs.labels) else str(i)) for i in choice.actions]
-                await reply(interaction, choice.label, view=pick_view(table.record.kind, game_id, step, labels,
-                                                                      inputs.placeholder))
+                await reply(interaction, choice.prompt or choice.label, view=pick_view(
+                    table.record.kind, game_id, step, labels, inputs.placeholder))
                 return
             await self._act(interaction, table, step, legal[choice.actions[0]], lang,
                             on_turn_message=not table.prompt.sealed and not _is_ephemeral(interaction))

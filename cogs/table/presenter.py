@@ -135,6 +135,7 @@ class Choice:
     primary: bool = True
     pick: bool = False  # open the private select even when it stands for a single action
     none: str = ""  # said privately when it stands for no action for the seat pressing it (nothing to pick)
+    prompt: str = ""  # the text above its private select (default: its label)
 
 
 @dataclass(frozen=True, slots=True)

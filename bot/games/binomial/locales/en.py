@@ -85,6 +85,9 @@ MESSAGES = {
     "binomial.button.pass": "Pass",
     "binomial.place.title": "Roll {roll}: where does your {digit} go? Your sheet:",
     "binomial.pick.placeholder": "Fight with…",
+    "binomial.pick.placeholder_pass": "No number of yours fits: Pass",
+    "binomial.fight.prompt": ("⚔️ Fight for {card}: pick one of your numbers that fits. It stays secret until "
+                              "the reveal."),
     "binomial.pick.fight": "Fight with {number}",
     "binomial.pick.pass": "Pass",
     "binomial.ack.for": "Round {round}, {card}:",

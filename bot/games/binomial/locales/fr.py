@@ -88,6 +88,9 @@ MESSAGES = {
     "binomial.button.pass": "Passer",
     "binomial.place.title": "Lancer {roll} : où va votre {digit} ? Votre feuille :",
     "binomial.pick.placeholder": "Combattre avec…",
+    "binomial.pick.placeholder_pass": "Aucun de vos nombres ne convient : Passer",
+    "binomial.fight.prompt": ("⚔️ Combattre pour {card} : choisissez un de vos nombres qui convient. Il reste secret "
+                              "jusqu'à la révélation."),
     "binomial.pick.fight": "Combattre avec {number}",
     "binomial.pick.pass": "Passer",
     "binomial.ack.for": "Manche {round}, {card} :",
