@@ -177,7 +177,7 @@ class Happened:
     event: Any
     before: Any
     after: Any
-    reason: str  # "moved", "all-chosen", "chance", "ai", "deadline", "absent"
+    reason: str  # "moved", "all-chosen", "chance", "ai", "deadline", "absent", "only" (a single legal move)
     timed_out: frozenset[Seat] = frozenset()
     finished: bool = False
     game_id: int = 0

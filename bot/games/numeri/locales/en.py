@@ -36,6 +36,7 @@ MESSAGES = {
     "numeri.turn.away": "Away (timed out twice in a row): {names}",
     "numeri.done.title": "Numeri · move made",
     "numeri.event.moved": "{name} rolled {roll}: {moves}.",
+    "numeri.event.only": "{name} rolled {roll}: the only possible move, played at once: {moves}.",
     "numeri.event.timeout": "⏰ Time ran out for {name} (rolled {roll}): the bot played the normal AI's move: {moves}.",
     "numeri.event.passed": "🎲 {name} rolled {roll}: no move is possible, the turn passes.",
     "numeri.event.extra": "✨ A new chain of three: {name} throws again.",

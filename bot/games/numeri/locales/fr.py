@@ -36,6 +36,7 @@ MESSAGES = {
     "numeri.turn.away": "Absents (deux fois hors délai de suite) : {names}",
     "numeri.done.title": "Numeri · coup joué",
     "numeri.event.moved": "{name} a fait {roll} : {moves}.",
+    "numeri.event.only": "{name} a fait {roll} : seul coup possible, joué aussitôt : {moves}.",
     "numeri.event.timeout": "⏰ Temps écoulé pour {name} (dé : {roll}) : le bot a joué le coup de l'IA normale : "
                             "{moves}.",
     "numeri.event.passed": "🎲 {name} a fait {roll} : aucun coup possible, le tour passe.",
