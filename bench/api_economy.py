@@ -35,8 +35,15 @@ def limit_for(path: str) -> int:
     return len(PLAYERS) + 2 if path == "dm" else 2
 
 
-def _category(path: str) -> str:
-    return "interaction" if INTERACTION.match(path) else "other"
+def _category(path: str, body: Any) -> str:
+    """Interaction callbacks and followups; the reminders (one DM, or one mention, per awaited player: issue 36
+    asks that every awaited player be reminded whatever path the others used, so they are counted apart and
+    bounded by the awaited players); the other rate-limited calls, which the per-turn targets bound."""
+    if INTERACTION.match(path):
+        return "interaction"
+    if isinstance(body, dict) and str(body.get("nonce", "")).startswith("remind"):
+        return "reminder"
+    return "other"
 
 
 async def _legal(world: World, name: str, rng: random.Random) -> str | None:
@@ -91,11 +98,11 @@ async def game_turns(path: str, spread: bool, tmp: Path, rng: random.Random
                 # for it, not for a time, keeps a late close out of the next turn's count on a busy machine.
                 await eventually(lambda m=turn_message: not fake.world.messages[m].components,
                                  what="the turn message closed")
-                counts = {"interaction": 0, "other": 0, "modal_open": 0}
+                counts = {"interaction": 0, "other": 0, "reminder": 0, "modal_open": 0}
                 for request in fake.requests[mark:]:
-                    counts[_category(request.path)] += 1
+                    counts[_category(request.path, request.json)] += 1
                     counts["modal_open"] += isinstance(request.json, dict) and request.json.get("type") == 9
-                counts["total"] = counts["interaction"] + counts["other"]
+                counts["total"] = counts["interaction"] + counts["other"] + counts["reminder"]
                 turns.append(counts)
             return turns, list(fake.violations)
         finally:

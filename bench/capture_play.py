@@ -292,16 +292,18 @@ class Game:
         return table.step != step or self.seat_of(table, name) not in table.awaited()
 
     async def answer_modal(self, user: SimUser, result: InteractionResult, turn: Turn) -> None:
-        """Fill the form the bot opened: its text inputs typed, its selects picked (by the strategy)."""
+        """Fill the form the bot opened: its selects picked (by the strategy), its text inputs typed unless they
+        are optional beside selects (a player picks rather than types, as the form offers)."""
         if result.modal is None:
             return
         fields = result.modal.get("components") or []
-        values: dict[str, Any] = {comp["custom_id"]: self.human.text(comp, turn) for comp, _ in text_inputs(fields)}
-        values |= {comp["custom_id"]: self.human.options(comp, turn) for comp in walk_components(fields)
-                   if comp.get("type") == 3 and comp.get("custom_id")}
+        selects = [comp for comp in walk_components(fields) if comp.get("type") == 3 and comp.get("custom_id")]
+        values: dict[str, Any] = {comp["custom_id"]: self.human.text(comp, turn) for comp, _ in text_inputs(fields)
+                                  if not selects or comp.get("required", True)}
+        values |= {comp["custom_id"]: self.human.options(comp, turn) for comp in selects}
         try:
             submitted = await user.submit_modal(result, values)
-        except SimulationError as error:  # e.g. a form with selects, before the fake can submit them
+        except SimulationError as error:  # a form the simulated client cannot fill: say which
             raise CaptureError(f"could not submit the form {result.modal.get('title')!r}: {error}") from error
         await submitted.wait()
 

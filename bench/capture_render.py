@@ -270,7 +270,9 @@ class Renderer:
                 return f"picks {picked} in {_select(comp) if comp else data.get('custom_id')} on {where}"
             return f"presses {_button(comp) if comp else data.get('custom_id')} on {where}"
         if kind == 5:
-            answers = [f"{c['custom_id']}={c.get('value')!r}" for c in _inputs(data.get("components") or [])]
+            # a text input's value, or a select's picks (a Label holding a string select)
+            answers = [f"{c['custom_id']}={c['value']!r}" if "value" in c else f"{c['custom_id']}={c.get('values')}"
+                       for c in _inputs(data.get("components") or [])]
             return "submits the form: " + ", ".join(answers)
         return f"interaction type {kind}"
 

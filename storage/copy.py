@@ -32,6 +32,7 @@ TABLES: dict[str, str] = {
     "rated_games": "game_id",
     "rating_changes": "game_id, scope, user_id",
     "ratings": "kind, scope, user_id",
+    "user_notify": "user_id",
 }
 NOT_COPIED = frozenset({"schema_migrations", "instance_lease", "shard_lease"})  # leases: a process's
 

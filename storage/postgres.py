@@ -339,6 +339,16 @@ class PostgresStore(PoolHolder):
         await self.pool.execute("INSERT INTO meta (key, value) VALUES ($1, $2)"
                                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value)
 
+    async def get_notify(self, user_id: int) -> tuple[bool, bool]:
+        """(DM reminders, mentions) as the player set them with /notify; both on by default."""
+        row = await self.pool.fetchrow("SELECT dm, mention FROM user_notify WHERE user_id = $1", user_id)
+        return (True, True) if row is None else (bool(row["dm"]), bool(row["mention"]))
+
+    async def set_notify(self, user_id: int, dm: bool, mention: bool) -> None:
+        await self.pool.execute("INSERT INTO user_notify (user_id, dm, mention) VALUES ($1, $2, $3)"
+                                " ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm, mention = excluded.mention",
+                                user_id, int(dm), int(mention))
+
 
 # Helpers (all take a connection; those that write are called inside a transaction) ----------------
 def _real(value: float | None) -> float | None:

@@ -441,6 +441,17 @@ class SQLiteStore(ConnectionHolder):
                                      " ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value)),
                           atomic=False)
 
+    async def get_notify(self, user_id: int) -> tuple[bool, bool]:
+        """(DM reminders, mentions) as the player set them with /notify; both on by default."""
+        row = await self._read(lambda db: db.execute("SELECT dm, mention FROM user_notify WHERE user_id = ?",
+                                                     (user_id,)).fetchone())
+        return (True, True) if row is None else (bool(row["dm"]), bool(row["mention"]))
+
+    async def set_notify(self, user_id: int, dm: bool, mention: bool) -> None:
+        await self._write(_statement("INSERT INTO user_notify (user_id, dm, mention) VALUES (?, ?, ?) ON CONFLICT"
+                                     " (user_id) DO UPDATE SET dm = excluded.dm, mention = excluded.mention",
+                                     (user_id, int(dm), int(mention))), atomic=False)
+
 
 # The batch (runs in the connection's thread) ------------------------------------------------------
 def _commit_batch(items: list[tuple[Callable[[Conn], Any], bool]], db: Conn) -> list[tuple[bool, Any]]:

@@ -72,8 +72,8 @@ def test_each_human_sees_their_private_prompts_under_their_name_only(captured: C
     counts = captured.counts
     if played.key == "thenumber":  # a form each turn
         assert counts["modals_total"] == 10
-    if played.key == "binomial":  # the private sheet at each of the 16 rolls
-        assert counts["private"]["per_player_by_kind"]["place"]["ephemeral"]["max"] == 16
+    if played.key == "binomial":  # one private sheet, opened once and edited at each of the 16 rolls (issue 36)
+        assert 1 <= counts["private"]["per_player_by_kind"]["place"]["ephemeral"]["max"] <= 2
 
 
 def test_the_counts_add_up_to_what_the_fake_stored(captured: Capture) -> None:

@@ -23,7 +23,7 @@ async def test_a_database_file_gone_under_the_bot_stops_it_before_any_acknowledg
     message = await next_turn(world)
     assert message is not None
     mover = whose_turn(world, message, PLAYERS)
-    table = await world.bot.tables.table(1)
+    table = await world.bot.service.table(1)
     moves = table.game.legal(table.state, table.state.current)[0]["moves"]
     if how == "deleted":
         os.remove(world.db_path)

@@ -96,7 +96,8 @@ async def declare(world: World, message: Any, name: str, current: Table, *, figh
         if len(legal) == 1:
             assert "no number that fits" in opened.text()
             fight = False
-        else:
+        else:  # the private select says what it is for (issue 36: its text was only "Fight")
+            assert "Fight for" in opened.text() and "pick one of your numbers that fits" in opened.text()
             picked = await (await user.select(opened.message, "Fight with…", ["1"])).wait()
             assert "You fight with" in picked.content
             return str(legal[1]["number"])
@@ -130,7 +131,9 @@ async def play_to_end(world: World, probe: Probe | None = None, *, dark: bool = 
                 opened = await (await world.users[name].click(message, "Declare secretly")).wait()
                 assert opened.ephemeral and opened.message is not None
                 value = "1" if len(legal) > 1 and current.state.round % 2 else "0"
-                picked = await (await world.users[name].select(opened.message, "Fight with…", [value])).wait()
+                # the menu says "Fight with…" only when a number fits (issue 36); with Pass alone it says so
+                menu = "Fight with…" if len(legal) > 1 else "No number of yours fits: Pass"
+                picked = await (await world.users[name].select(opened.message, menu, [value])).wait()
                 assert "You fight with" in picked.content or "You pass" in picked.content
                 done["declared"] += 1
         else:

@@ -26,7 +26,7 @@ async def test_a_numeri_player_who_left_no_longer_moves_and_ranks_last(world: Wo
     assert first is not None
     left = await (await world.users["ben"].slash(world.general, "numeri leave")).wait()
     assert left.ephemeral, left.text()
-    table = await world.bot.tables.table(1)
+    table = await world.bot.service.table(1)
     ben = table.record.seats[1]
     assert ben.state == "left"
     squares = table.state.positions[1]
@@ -36,7 +36,7 @@ async def test_a_numeri_player_who_left_no_longer_moves_and_ranks_last(world: Wo
         name = whose_turn(world, message, PLAYERS)
         assert name != "ben"
         await (await world.users[name].click(message, buttons(message)[0]["custom_id"])).wait()
-    table = await world.bot.tables.table(1)
+    table = await world.bot.service.table(1)
     assert table.state.positions[1] == squares  # ben's tokens stayed where they were
     record = await world.bot.store.load_game(1)
     assert any(p.payload["step"].get("1") == {"left": True} for p in record.actions if p.kind == "resolve")

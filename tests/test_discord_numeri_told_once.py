@@ -28,7 +28,7 @@ async def current_turn(world: World, after: int = -1) -> tuple[Any, int, str]:
 async def test_a_dm_move_is_told_in_the_closed_message_only(world: World) -> None:
     await start_numeri(world, PLAYERS)
     message, step, mover = await current_turn(world)
-    table = await world.bot.tables.table(1)
+    table = await world.bot.service.table(1)
     moves = table.game.legal(table.state, table.state.current)[0]["moves"]
     assert await world.dm(mover, " ".join(map(str, moves))) == "Done."
     following = await next_turn(world, step)
@@ -79,7 +79,7 @@ async def play_to_the_end(world: World, before_last: Any = None) -> None:
     step = -1
     while (message := await next_turn(world, step)) is not None:
         step = turn_step(message) or 0
-        table = await world.bot.tables.table(1)
+        table = await world.bot.service.table(1)
         action = table.game.legal(table.state, table.state.current)[0]
         after, _ = GAME.apply(table.state, {table.state.current: action})
         if after.over and before_last is not None:
@@ -117,7 +117,7 @@ async def test_score_after_the_end_names_the_winners(world: World) -> None:
     await start_numeri(world, PLAYERS)
     await play_to_the_end(world)
     await eventually(lambda: finals(world), what="the final message")
-    result = GAME.result((await world.bot.tables.table(1)).state)
+    result = GAME.result((await world.bot.service.table(1)).state)
     assert result is not None
     score = await (await world.users["cy"].slash(world.general, "score")).wait()
     text = score.text()
@@ -135,7 +135,7 @@ async def test_a_split_whose_first_part_ends_the_game_shows_only_that_move(world
     step, seen = -1, 0
     while (message := await next_turn(world, step)) is not None:
         step = turn_step(message) or 0
-        table = await world.bot.tables.table(1)
+        table = await world.bot.service.table(1)
         state = table.state
         labels = [b["label"] for b in buttons(message)]
         for index, choice in enumerate(engine.legal_choices(state.positions, state.seats, state.current,

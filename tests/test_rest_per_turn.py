@@ -4,7 +4,8 @@ a whole 5-player game per case, every turn counted from its first choice to the 
 With everyone choosing through the turn message's button and modal, a turn costs at most 2 calls (the reveal
 posted with the next turn message, the reminder edit), burst or spread over the timer; by DM, the N
 acknowledgements + 2 (that post and the close of the previous message). A status edit per choice or a
-reminder DM per awaited player would break these.
+reminder DM to a player not awaited would break these. The reminder DMs (issue 36: every awaited player is
+reminded, whatever path the others used) are counted apart: at most one per awaited player, none in a burst.
 """
 
 import random
@@ -25,6 +26,10 @@ async def test_a_turn_costs_at_most_its_budget_of_rate_limited_calls(tmp_path: P
     assert len(turns) == 10 and not violations, violations
     others = [t["other"] for t in turns]
     assert max(others) <= limit_for(path), others
+    # spread: at the 30 s reminder the players choosing at 35 and 45 s are awaited (one who sits out is not);
+    # a burst ends before it
+    reminders = [t["reminder"] for t in turns]
+    assert (max(reminders) == 2 and min(reminders) >= 1) if spread else not any(reminders), reminders
     if path == "dm":  # every DM is answered: the budget is not met by dropping acknowledgements
         assert min(others) >= len(PLAYERS) - 1, others
     else:  # the modal's answers and acknowledgements go through the interaction, not the global limit

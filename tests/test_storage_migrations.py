@@ -32,6 +32,16 @@ async def test_reopening_applies_nothing_twice(db_path: Path) -> None:
         assert await store.schema_version() == latest_version()
 
 
+async def test_notify_settings_default_on_and_survive_a_reopen(db_path: Path) -> None:
+    async with SQLiteStore(db_path) as store:
+        assert await store.get_notify(7) == (True, True)  # nobody chose: DM reminders and mentions on
+        await store.set_notify(7, False, True)
+        await store.set_notify(7, False, False)
+    async with SQLiteStore(db_path) as store:
+        assert await store.get_notify(7) == (False, False)
+        assert await store.get_notify(8) == (True, True)
+
+
 async def test_a_database_from_the_future_is_refused_and_left_untouched(db_path: Path) -> None:
     async with SQLiteStore(db_path):
         pass

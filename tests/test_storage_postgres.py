@@ -68,6 +68,10 @@ async def test_migrates_an_empty_database_once(empty_url: str) -> None:
         rows = await store.pool.fetch("SELECT version FROM schema_migrations ORDER BY version")
         assert [r[0] for r in rows] == list(range(1, latest_version(POSTGRES) + 1))
         assert await store.get_meta("k") == "v"
+        assert await store.get_notify(7) == (True, True)  # /notify: both on until the player turns one off
+        await store.set_notify(7, True, False)
+        await store.set_notify(7, False, False)
+        assert await store.get_notify(7) == (False, False)
 
 
 async def test_two_processes_migrating_an_empty_database_at_once_both_open(empty_url: str) -> None:

@@ -26,7 +26,7 @@ from storage.ratings import RatingJob
 from .clock import Clock
 from .errors import NotEnoughPlayers, NotFinished, NotHost, NotInGame, NotRunning, NotYourTurn, TurnOver
 from .fold import envelope, step_from_json, step_rng, step_to_json
-from .game import Action, Game, LearningGame, PastGame, Prompt, RuleError, Seat, Step
+from .game import AUTO_PLAY, Action, Game, LearningGame, PastGame, Prompt, RuleError, Seat, Step
 from .lobby import GameSpec, LobbyService, successor
 from .options import check_seats, checked_options
 from .rating import SEASON_META, rating_job, season_length, season_of
@@ -76,7 +76,7 @@ class StepReport:
     game_id: int
     kind: str
     step: int
-    reason: str  # "moved", "all-chosen", "chance", "ai", "deadline", "absent"
+    reason: str  # "moved", "all-chosen", "chance", "ai", "deadline", "absent", "only" (a single legal move)
     timed_out: frozenset[Seat]
     event: Any
     before: Any = field(repr=False)
@@ -488,6 +488,15 @@ class GameService(LobbyService):
             table = await self.table(game_id)
         return table, reports
 
+    @staticmethod
+    def _only_move(table: Table, humans: frozenset[Seat]) -> Action | None:
+        """The move of the one human an open step awaits when it is their only legal one and the table plays
+        such moves at once (``auto_play``, on unless the host turned it off)."""
+        if len(humans) != 1 or not table.record.options.get(AUTO_PLAY.name, AUTO_PLAY.default):
+            return None
+        legal = table.game.legal(table.state, min(humans))
+        return legal[0] if legal is not None and len(legal) == 1 else None
+
     async def _automatic(self, table: Table, prompt: Prompt) -> tuple[Step, str] | None:
         """The step to commit now without a human, or None while a human is awaited."""
         game, state, n = table.game, table.state, table.step
@@ -499,8 +508,10 @@ class GameService(LobbyService):
             return dict(forfeit(game, state, absent)), "absent"
         robots = {s for s in prompt.seats if table.seat(s).is_ai}
         if not prompt.sealed:
-            if prompt.seats - robots:
-                return None
+            humans = prompt.seats - robots
+            if humans:
+                only = self._only_move(table, humans)
+                return ({min(humans): only}, "only") if only is not None else None
             seat = min(prompt.seats)
             move = await self._ai_move(table, seat)
             return ({seat: move} if move is not None else dict(game.timeout(state, frozenset({seat})))), "ai"

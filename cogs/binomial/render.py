@@ -278,11 +278,15 @@ class BinomialPresenter(Presenter):
             if legal is None or view.sheet is None:
                 return Inputs(private_label=t("binomial.button.declare", lang))
             title = "\n".join((card_line(view.card or "", lang) if view.card else "", sheet_lines(view.sheet, lang)))
-            return Inputs(labels=labels, title=title, placeholder=t("binomial.pick.placeholder", lang))
+            # "Fight with…" only when a number fits: with Pass alone the menu says so
+            fits = any(a.get("fight") for a in legal)
+            return Inputs(labels=labels, title=title, placeholder=t(
+                "binomial.pick.placeholder" if fits else "binomial.pick.placeholder_pass", lang))
         # An open declaration: the buttons are public, so they never depend on the seat's numbers.
         card = card_title(view.card, lang) if view.card else ""
         fight = Choice(t("binomial.button.fight", lang), tuple(range(1, len(legal or ()))), "⚔️", pick=True,
-                       none=t("binomial.error.nothing_fits", lang, card=card))
+                       none=t("binomial.error.nothing_fits", lang, card=card),
+                       prompt=t("binomial.fight.prompt", lang, card=card))
         return Inputs(choices=(fight, Choice(t("binomial.button.pass", lang), (0,), primary=False)), labels=labels,
                       placeholder=t("binomial.pick.placeholder", lang), title=t("binomial.title", lang))
 

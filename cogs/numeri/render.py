@@ -76,7 +76,8 @@ def event_line(happened: Happened, seats: Sequence[SeatInfo], lang: str) -> str 
             return None
         return t("numeri.event.passed", lang, name=who(seats, event.seat), roll=face(event.roll, lang))
     if isinstance(event, Moved):
-        key = "numeri.event.timeout" if happened.reason == "deadline" else "numeri.event.moved"
+        key = {"deadline": "numeri.event.timeout", "only": "numeri.event.only"}.get(happened.reason,
+                                                                                  "numeri.event.moved")
         line = t(key, lang, name=who(seats, event.seat), roll=face(event.roll, lang),
                  moves=moves_text(event.moves, lang))
         if event.extra_turn:

@@ -34,7 +34,7 @@ from cogs.seats import safe_name, seat_style
 from storage.base import GameRecord
 
 from .answers import Deferral, SlowAnswer, edit, reply, send, settled
-from .components import MODAL_ID, TEXT_FIELD_ID, TextModal, choices_view, lobby_view, pick_view
+from .components import MODAL_ID, SELECT_FIELD_PREFIX, TEXT_FIELD_ID, TextModal, choices_view, lobby_view, pick_view
 from .dms import DirectMessages
 from .language import AUTO, Languages, cmd
 from .permissions import check_channel_permissions
@@ -91,6 +91,10 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         self.bot.tree.add_command(app_commands.Command(
             name=cmd("board", "core.cmd.board"), callback=self.board_cmd,
             description=cmd("A player's board in the game here (or in your game)", "core.cmd.board.desc")))
+        self.bot.tree.add_command(app_commands.Command(
+            name=cmd("notify", "core.cmd.notify"), callback=self.notify_cmd,
+            description=cmd("How I remind you before a deadline: by DM, or a mention when DMs are closed",
+                            "core.cmd.notify.desc")))
         self._restoring = asyncio.create_task(self._restore_when_ready(), name="restore tables")
         self._watching = asyncio.create_task(self._watch_database(), name="watch the database file")
 
@@ -101,6 +105,7 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         for group, name in self._added:
             group.remove_command(name)
         self.bot.tree.remove_command("board")
+        self.bot.tree.remove_command("notify")
         self.bot.tree.remove_command("score")
         if self._fallback_score is not None:
             self.bot.tree.add_command(self._fallback_score)
@@ -214,23 +219,56 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             if game.ai_levels and ai_level not in game.ai_levels:
                 raise UnknownLevel(tuple(game.ai_levels))  # Discord checks the choices; a forged request does not
             check_channel_permissions(interaction)
-            lang = await self.languages.for_channel(interaction)
-            record = await self.service.open_lobby(interaction.guild_id, interaction.channel_id or 0,
-                                                   interaction.user.id, interaction.user.display_name,
-                                                   {**options, "language": lang}, kind=kind)
+            await self._open_lobby(interaction, kind, options, [ai_level] * ai_players)
+
+    async def _open_lobby(self, interaction: Interaction, kind: str, options: Mapping[str, Any],
+                          ai_levels: list[str], invited: tuple[int, ...] = ()) -> None:
+        """A lobby hosted by whoever asked, with AI seats of ``ai_levels``; ``invited``: players mentioned once
+        in it (``allowed_mentions`` pings only them), each confirming by pressing Join."""
+        lang = await self.languages.for_channel(interaction)
+        record = await self.service.open_lobby(interaction.guild_id, interaction.channel_id or 0,
+                                               interaction.user.id, interaction.user.display_name,
+                                               {**options, "language": lang}, kind=kind)
+        try:
+            for i, level in enumerate(ai_levels):
+                record = await self.service.add_ai(record.id, interaction.user.id, level, self._ai_name(record, i))
+            extra: dict[str, Any] = {}
+            if invited:
+                extra["content"] = t("core.again.invite", lang, names=" ".join(f"<@{u}>" for u in invited),
+                                     game=self.presenters[kind].title(lang))
+                extra["allowed_mentions"] = discord.AllowedMentions(
+                    everyone=False, roles=False, users=[discord.Object(id=u) for u in invited])
+            message_id = await send(interaction, embed=self.lobby_embed(record, lang),
+                                    view=self._lobby_view(record, lang), **extra)
+            if message_id:
+                await self.bot.store.set_message(record.id, "lobby", message_id)
+        except BaseException:
+            # Nobody can see this lobby: close it rather than leave it blocking the channel.
+            await asyncio.shield(self.service.abandon(record.id, "the lobby could not be shown"))
+            raise
+        await self._explain_by_dm(interaction, record)
+
+    async def play_again(self, interaction: Interaction, kind: str, game_id: int) -> None:
+        """A finished game's "Play again" (any message, however old): a new lobby in this channel with the same
+        options and AI seats, hosted by the presser (one of its players); the others are invited to Join."""
+        async with self.answering(interaction, "public", self.presenters.by_key.get(kind)):
+            lang = await self._lang(interaction)
             try:
-                for i in range(ai_players):
-                    record = await self.service.add_ai(record.id, interaction.user.id, ai_level,
-                                                       self._ai_name(record, i))
-                message_id = await send(interaction, embed=self.lobby_embed(record, lang),
-                                        view=self._lobby_view(record, lang))
-                if message_id:
-                    await self.bot.store.set_message(record.id, "lobby", message_id)
-            except BaseException:
-                # Nobody can see this lobby: close it rather than leave it blocking the channel.
-                await asyncio.shield(self.service.abandon(record.id, "the lobby could not be shown"))
-                raise
-            await self._explain_by_dm(interaction, record)
+                old = await self.bot.store.load_game(game_id)
+            except Exception:
+                old = None
+            if old is None or old.kind not in self.kinds:
+                raise Refused(t("core.again.gone", lang, start=f"`/{kind} start`"))
+            if old.seat_of(interaction.user.id) is None:
+                raise Refused(t("core.error.not_in_game", lang))
+            if await self.bot.store.open_game_in_channel(interaction.channel_id or 0) is not None:
+                raise Refused(t("core.again.busy", lang))
+            check_channel_permissions(interaction)
+            options = {k: v for k, v in old.options.items() if k != "language"}
+            levels = [s.ai_level for s in old.seats if s.ai_level is not None]
+            invited = tuple(s.user_id for s in old.seats if s.user_id is not None and not s.is_ai
+                            and s.user_id != interaction.user.id)
+            await self._open_lobby(interaction, old.kind, options, levels, invited)
 
     async def _explain_by_dm(self, interaction: Interaction, record: GameRecord) -> None:
         """Tell a new player how to play by DM (a game whose presenter says it); a blocked DM is explained
@@ -462,8 +500,8 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
                 raise Refused(choice.none or t("core.error.turn_over", lang))
             if len(choice.actions) > 1 or choice.pick:  # a group: the seat picks one of them privately
                 labels = [(i, inputs.labels[i] if i < len(inputs.labels) else str(i)) for i in choice.actions]
-                await reply(interaction, choice.label, view=pick_view(table.record.kind, game_id, step, labels,
-                                                                      inputs.placeholder))
+                await reply(interaction, choice.prompt or choice.label, view=pick_view(
+                    table.record.kind, game_id, step, labels, inputs.placeholder))
                 return
             await self._act(interaction, table, step, legal[choice.actions[0]], lang,
                             on_turn_message=not table.prompt.sealed and not _is_ephemeral(interaction))
@@ -505,7 +543,10 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             await self.talk.announce(outcome.table, outcome.reports)
             return
         if outcome.ack is not None and (sealed or not on_turn_message):
-            await edit(interaction, content=self._ack_text(outcome, lang), view=None, embeds=[])
+            ack = self._ack_text(outcome, lang)
+            await edit(interaction, content=ack, view=None, embeds=[])
+            if sealed and _is_ephemeral(interaction):  # a private sheet: the next step edits it (private_sheets)
+                self.talk.sheets.keep(table.id, interaction.user.id, interaction, lang, step, ack)
             if sealed and not outcome.reports:
                 self.talk.choice_made(outcome.table)
         elif on_turn_message and outcome.reports and outcome.reports[0].step == step:
@@ -554,7 +595,7 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             table = await loading
             _, legal, inputs = self._inputs_for(table, interaction.user.id, lang)
             kind = table.record.kind
-            if not legal or inputs.text is not None:
+            if not legal or inputs.text is not None or inputs.selects:
                 if interaction.response.is_done():
                     raise Refused(t("core.error.try_again", lang))
                 modal = TextModal(kind, game_id, step, inputs, presenter.text_field_id if presenter else None)
@@ -581,7 +622,8 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         presenter = self.presenters.by_key.get(kind)
         field_id = (presenter.text_field_id if presenter is not None else None) or TEXT_FIELD_ID
         data = interaction.data or {}
-        text = _field_value(data, field_id) or _field_value(data, TEXT_FIELD_ID) or ""
+        # a text field (also a modal opened before the selects), else the selects' picks joined in order
+        text = _field_value(data, field_id) or _field_value(data, TEXT_FIELD_ID) or _picked(data) or ""
         # Opened from a public message's button (the turn message): a slow answer defers as an update of that
         # message, which the choice then updates for free (who has chosen); the acknowledgement follows
         # privately. Refusals stay private lines either way.
@@ -716,6 +758,21 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             await send(interaction, **card.fields(), ephemeral=True)
 
 
+    @app_commands.rename(dm=cmd("dm", "core.cmd.notify.dm"), mention=cmd("mention", "core.cmd.notify.mention"))
+    @app_commands.describe(dm=cmd("Reminders by DM (on or off)", "core.cmd.notify.dm.desc"),
+                           mention=cmd("A mention in the channel when a DM cannot reach you (on or off)",
+                                       "core.cmd.notify.mention.desc"))
+    async def notify_cmd(self, interaction: Interaction, dm: bool | None = None, mention: bool | None = None) -> None:
+        """Per user, in every game and server: no option shows the setting, an option changes only itself."""
+        async with self.answering(interaction, anywhere=True):
+            lang = await self._lang(interaction)
+            notify = self.talk.notify
+            reach = (await notify.of(interaction.user.id) if dm is None and mention is None
+                     else await notify.set(interaction.user.id, dm=dm, mention=mention))
+            await reply(interaction, t("core.reply.notify", lang, dm=t("core.on" if reach.dm else "core.off", lang),
+                                       mention=t("core.on" if reach.mention else "core.off", lang)))
+
+
 def _host_passed(before: GameRecord, after: GameRecord) -> tuple[str, str] | None:
     """(old host, new host) when leaving passed the host role on, for the lobby message to say so."""
     if after.status != "lobby" or after.host_id == before.host_id:
@@ -728,6 +785,24 @@ def _host_passed(before: GameRecord, after: GameRecord) -> tuple[str, str] | Non
 def _is_ephemeral(interaction: Interaction) -> bool:
     message = interaction.message
     return bool(message is not None and message.flags.ephemeral)
+
+
+def _picked(data: Any) -> str | None:
+    """The values of a modal's selects (``pick0``, ``pick1``...) joined in their order; None when it has none."""
+    found: dict[int, str] = {}
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            custom_id = str(node.get("custom_id", ""))
+            suffix = custom_id.removeprefix(SELECT_FIELD_PREFIX)
+            if custom_id.startswith(SELECT_FIELD_PREFIX) and suffix.isascii() and suffix.isdigit():
+                values = node.get("values") or []
+                found[int(suffix)] = str(values[0]) if values else ""
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return "".join(found[i] for i in sorted(found)) if found else None
 
 
 def _field_value(data: Any, custom_id: str) -> str | None:

@@ -1,6 +1,7 @@
 """The shared buttons, selects and modal, rebuilt from their custom_ids (so they work after a restart).
 
-custom_ids: ``play:{game}:lobby:{action}:{id}`` (join, leave, start, cancel, ai); ``play:{game}:{id}:{step}:{n}``
+custom_ids: ``play:{game}:lobby:{action}:{id}`` (join, leave, start, cancel, ai); ``play:{game}:again:{id}`` (a
+finished game's "Play again"); ``play:{game}:{id}:{step}:{n}``
 (the n-th choice of a step), ``...:seal`` (open a private view), ``...:pick`` (a private select of legal
 action indices), ``...:text`` (the modal). The step makes every input stale-proof: a press for a step that is
 over is answered privately. Nothing here collides with The Number's ``tn:`` ids.
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 Interaction = discord.Interaction[Any]
 LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
 TEXT_FIELD_ID = "text"
+SELECT_FIELD_PREFIX = "pick"  # a modal's selects: pick0, pick1, ... (their values joined in order are the text)
 GAME = r"(?P<game>[a-z][a-z0-9_]*)"
 _INDEX = re.compile(r"[0-9]{1,6}")  # a choice's index as the bot writes it in a custom_id or a select value
 MODAL_ID = re.compile(r"play:" + GAME + r":(?P<id>\d+):(?P<step>\d+):text")
@@ -139,13 +141,52 @@ class TextModal(discord.ui.Modal):
 
     def __init__(self, game: str, game_id: int, step: int, inputs: Inputs, field_id: str | None = None,
                  custom_id: str | None = None) -> None:
-        assert inputs.text is not None
+        assert inputs.text is not None or inputs.selects
         super().__init__(title=(inputs.title or "…")[:45], custom_id=custom_id or f"play:{game}:{game_id}:{step}:text",
                          timeout=None)
+        # Pick, don't type: each select lists only what may be picked (Discord: 5 components at most). With
+        # selects the text field (if any) is optional, under them: typing stays for whoever prefers it.
+        for i, pick in enumerate(inputs.selects[:4]):
+            options = [discord.SelectOption(label=label[:100], value=value) for value, label in pick.options[:25]]
+            self.add_item(discord.ui.Label(text=pick.label[:45], component=discord.ui.Select(
+                custom_id=f"{SELECT_FIELD_PREFIX}{i}", placeholder=pick.placeholder[:150] or None,
+                options=options or [discord.SelectOption(label="-")], min_values=1, max_values=1,
+                required=inputs.text is None)))
         spec = inputs.text
-        self.add_item(discord.ui.TextInput(label=spec.label[:45], placeholder=spec.placeholder[:100] or None,
-                                           min_length=spec.min_length, max_length=spec.max_length,
-                                           custom_id=field_id or TEXT_FIELD_ID))
+        if spec is None:
+            return
+        field = discord.ui.TextInput(placeholder=spec.placeholder[:100] or None, min_length=spec.min_length,
+                                     max_length=spec.max_length, required=not inputs.selects,
+                                     custom_id=field_id or TEXT_FIELD_ID)
+        if inputs.selects:  # a Label beside the selects' Labels (a modal's top-level components of one kind)
+            self.add_item(discord.ui.Label(text=spec.label[:45], component=field))
+            return
+        field.label = spec.label[:45]
+        self.add_item(field)
+
+
+class AgainButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"play:" + GAME + r":again:(?P<id>\d+)"):
+    """A finished game's "Play again": a new lobby here with the same options and AI seats, its players invited."""
+
+    def __init__(self, game: str, game_id: int, lang: str = DEFAULT) -> None:
+        super().__init__(discord.ui.Button(label=t("core.button.again", lang), style=discord.ButtonStyle.success,
+                                           emoji="🔁", custom_id=f"play:{game}:again:{game_id}"))
+        self.game, self.game_id = game, game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> AgainButton:
+        return cls(match["game"], int(match["id"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _cog(interaction).play_again(interaction, self.game, self.game_id)
+
+
+def again_view(game: str, game_id: int, lang: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(AgainButton(game, game_id, lang))
+    return view
 
 
 def lobby_view(game: str, game_id: int, levels: tuple[str, ...], lang: str, *, open_seats: bool) -> discord.ui.View:
@@ -178,4 +219,4 @@ def pick_view(game: str, game_id: int, step: int, labels: list[tuple[int, str]],
     return view
 
 
-DYNAMIC_ITEMS = (LobbyButton, AddAISelect, ChoiceButton, PickSelect)
+DYNAMIC_ITEMS = (LobbyButton, AddAISelect, ChoiceButton, PickSelect, AgainButton)

@@ -18,6 +18,7 @@ from bot.core.game import RuleError
 from bot.i18n import DEFAULT, t
 
 from .answers import fit
+from .dm_commands import DMCommands, dm_command
 from .presenter import Presenter
 from .refusals import USER_ERRORS, explain, word
 
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class DirectMessages:
+class DirectMessages(DMCommands):
     @commands.Cog.listener()
     async def on_message(self: TableCog, message: discord.Message) -> None:
         """A DM to the bot: a player's move or sealed choice, whatever the game (one open game per player)."""
@@ -59,6 +60,20 @@ class DirectMessages:
         if record.status == "lobby":
             await answer(word(presenter, "core.dm.lobby", lang, channel=f"<#{record.channel_id}>"))
             return
+        command = dm_command(message.content) if record.status == "running" else None
+        if command is not None:  # help, rules, board, score, quit: answered in every game
+            try:
+                await self._dm_command(*command, record, user_id, channel, f"d{message.id}", lang, answer)
+            except USER_ERRORS as error:
+                await answer(explain(error, lang, presenter))
+            except Exception:
+                log.warning("could not answer a DM command in game %s", record.id, exc_info=True)
+                await answer(t("core.error.not_saved", lang))
+            return
+        # The game's refusal says what a move looks like; a DM with words in it (maybe a question, a command the
+        # bot does not know) also gets every other thing it may send now.
+        wordy = any(c.isalpha() for c in message.content)
+        can_send = "\n" + t("core.dm.can_send", lang, how=presenter.dm_how(lang)) if wordy else ""
         try:
             await self.talk.take_up(record.id)
             outcome = await self.service.act(record.id, user_id, text=message.content)
@@ -66,10 +81,10 @@ class DirectMessages:
             await answer(str(self._their_turn(await self.service.table(record.id), lang, user_id)))
             return
         except RuleError as error:
-            await answer(await self._refusal(record.id, user_id, error, presenter, lang))
+            await answer(await self._refusal(record.id, user_id, error, presenter, lang) + can_send)
             return
         except USER_ERRORS as error:
-            await answer(explain(error, lang, presenter))
+            await answer(explain(error, lang, presenter) + can_send)
             return
         except Exception:
             log.warning("could not take a DM move in game %s", record.id, exc_info=True)

@@ -22,7 +22,8 @@ Inputs come from the prompt (see :class:`Inputs`):
   choice standing for several actions opens a private select of them (Binomial's "Fight" -> its numbers);
 * a sealed prompt with a short legal list: one "Choose secretly" button (``Inputs.private_label``) opens
   a private (ephemeral) view of that seat's own choices;
-* a sealed prompt whose legal list is None: a modal with ``Inputs.text`` (or a DM).
+* a sealed prompt whose legal list is None: a modal with ``Inputs.selects`` (picks whose values, joined in order,
+  are the text: The Number's three digit selects), else ``Inputs.text`` (or a DM).
 
 Capabilities are declared (class attributes), never probed; each turns on hooks the front end then calls:
 
@@ -134,6 +135,7 @@ class Choice:
     primary: bool = True
     pick: bool = False  # open the private select even when it stands for a single action
     none: str = ""  # said privately when it stands for no action for the seat pressing it (nothing to pick)
+    prompt: str = ""  # the text above its private select (default: its label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +147,15 @@ class TextInput:
 
 
 @dataclass(frozen=True, slots=True)
+class SelectInput:
+    """A select in a modal (a Label holding a string select): ``options`` are (value, label) pairs."""
+
+    label: str
+    options: tuple[tuple[str, str], ...]
+    placeholder: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Inputs:
     """How the current seat gives its action, built from the prompt and the legal list."""
 
@@ -153,6 +164,8 @@ class Inputs:
     private_label: str = ""  # sealed: the public "Choose secretly" button
     placeholder: str = ""  # a select's placeholder
     text: TextInput | None = None  # sealed with legal None: the modal's field
+    selects: tuple[SelectInput, ...] = ()  # sealed with legal None: the modal's selects instead (at most 5);
+    # their values, joined in order, are the text submitted (the engine checks it as if typed)
     title: str = ""  # the modal's or the private view's title
 
 
@@ -164,7 +177,7 @@ class Happened:
     event: Any
     before: Any
     after: Any
-    reason: str  # "moved", "all-chosen", "chance", "ai", "deadline", "absent"
+    reason: str  # "moved", "all-chosen", "chance", "ai", "deadline", "absent", "only" (a single legal move)
     timed_out: frozenset[Seat] = frozenset()
     finished: bool = False
     game_id: int = 0
@@ -265,6 +278,10 @@ class Presenter:
         if key not in catalog(lang) and key not in catalog("en"):
             return str(error)
         return t(key, lang, **error.values)
+
+    def dm_how(self, lang: str) -> str:
+        """What a move sent by DM looks like (``<key>.dm.how``), for ``help`` and after a refused DM."""
+        return t(f"{self.key}.dm.how", lang)
 
     def reminder(self, view: Any, seat: Seat, seconds: int, channel_id: int, lang: str) -> str:
         """A DM before the deadline to a seat still awaited (``<key>.reminder``: {seconds}, {channel})."""

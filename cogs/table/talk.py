@@ -38,10 +38,12 @@ from bot.http_pacing import in_background
 from bot.i18n import LANGUAGES, t
 from storage.base import GameRecord
 
-from .components import choices_view, sealed_view
+from .components import again_view, choices_view, sealed_view
 from .language import Languages
+from .notify import NotifySettings
 from .presenter import Card, Happened, Presenter, Presenters, SeatInfo
 from .ratings_render import final_with_changes
+from .private_sheets import PrivateSheets
 from .restart import Restarts
 from .turn_messages import (
     CATCH_UP,
@@ -83,6 +85,8 @@ class Talk(Restarts):
         self.presenters = presenters
         self.languages = languages
         self.store = bot.store
+        self.notify = NotifySettings(bot.store)
+        self.sheets = PrivateSheets()
         self.scheduler = bot.scheduler
         self.retry_delays: tuple[float, ...] = RETRY_DELAYS
         self.locks = KeyedLocks()
@@ -193,11 +197,11 @@ class Talk(Restarts):
                                     lambda: self.catch_up(game_id))
         return message
 
-    async def send_dm(self, user_id: int, text: str) -> bool:
+    async def send_dm(self, user_id: int, text: str, *, nonce: str | None = None) -> bool:
         """A DM; False (never an error) when the user does not accept DMs."""
         try:
             channel = await self.bot.create_dm(discord.Object(id=user_id))  # cached after the first time
-            return await self.send(channel, nonce=None, content=text) is not None
+            return await self.send(channel, nonce=nonce, content=text) is not None
         except discord.HTTPException as exc:
             log.info("could not DM user %s: %s", user_id, exc)
             return False
@@ -308,6 +312,8 @@ class Talk(Restarts):
         try:
             async with self.locks(game_id):
                 await self._announce(table, reports, shown)
+                # the players' private sheets follow into the next sealed step (one click a step, no new message)
+                await self.sheets.refresh(await self.service.table(game_id), self.presenter(table))
         except Exception as exc:  # the steps are stored: telling them is caught up later
             delay = self.backoff(attempt)
             log.warning("game %s: could not announce what was stored (%s); trying again in %.0f s",
@@ -439,8 +445,10 @@ class Talk(Restarts):
             if found is None:
                 if self.may_attach(record.channel_id):
                     card = replace(card, pictures=tuple(await presenter.report_pictures(step, record, lang)))
-                if await self.post(record, nonce=self.nonce(presenter, "report", table.id, step.step), card=card
-                                   ) is None:
+                # the report that tells the end is the final message: it offers a new game
+                again = {"view": again_view(record.kind, table.id, lang)} if step.finished else {}
+                if await self.post(record, nonce=self.nonce(presenter, "report", table.id, step.step), card=card,
+                                   **again) is None:
                     return  # caught up later
             await self.service.announced(table.id, step.step)
         table = await self.service.table(table.id)  # the game as it is now: it may have ended meanwhile
@@ -519,7 +527,8 @@ class Talk(Restarts):
             message = await self.recent_message(record, lambda m: any(
                 e.footer.text in marker for e in m.embeds)) if catching_up else None
             if message is None:
-                message = await self.post(record, nonce=self.nonce(presenter, "final", game_id, step), card=card)
+                message = await self.post(record, nonce=self.nonce(presenter, "final", game_id, step), card=card,
+                                          view=again_view(record.kind, game_id, lang))
             if message is not None:
                 self._waiting_finals.pop(game_id, None)
                 await self.service.announced(game_id, step - 1)
@@ -670,22 +679,53 @@ class Talk(Restarts):
         await self.tell_timed_out(table, reports)
 
     async def remind(self, game_id: int, step: int) -> None:
+        """Each awaited player once per step, whatever path the others used: a DM, else (DMs closed or turned
+        off with /notify) a mention in the channel that pings only them. A game reminded in the channel also
+        shows the line on its turn message (its one spare call, nobody pinged)."""
         table = await self.service.table(game_id)
         record = table.record
         if not table.running or table.step != step or record.deadline is None:
             return
-        if self.presenter(table).reminds_in_channel:
+        presenter = self.presenter(table)
+        if presenter.reminds_in_channel:
             await self._remind_in_channel(game_id, step)
-            return
+            table = await self.service.table(game_id)
+            if not table.running or table.step != step:
+                return
         left = max(1, int(record.deadline - self.bot.clock.now()))
-        lang = await self.languages.for_game(record)
         view = table.game.view(table.state, None)
+        mentions: list[int] = []
         for seat in sorted(table.awaited()):
             user_id = table.seat(seat).user_id
             # an away player was told once how to come back: no reminder until they act again
-            if user_id is not None and not table.away(seat):
-                self._spare_calls[table.id] = self._spare_calls.get(table.id, len(record.seats) + 1) - 1
-                await self.send_dm(user_id, self.presenter(table).reminder(view, seat, left, record.channel_id, lang))
+            if user_id is None or table.away(seat):
+                continue
+            reach = await self.notify.of(user_id)
+            if reach.dm:
+                if not presenter.reminds_in_channel:
+                    self._spend(table, 1)
+                lang = await self.languages.for_dm(user_id, record)
+                text = presenter.reminder(view, seat, left, record.channel_id, lang)
+                if await self.send_dm(user_id, text, nonce=f"remind{game_id % 10**9}.{step}.{seat}"):
+                    continue
+            if reach.mention:
+                mentions.append(user_id)
+        if mentions:
+            await self._remind_by_mention(table, mentions, left)
+
+    async def _remind_by_mention(self, table: Table, user_ids: Sequence[int], seconds: int) -> None:
+        """One channel line naming the players the DM could not reach; ``allowed_mentions`` pings only them."""
+        record = table.record
+        lang = await self.languages.for_game(record)
+        text = t("core.remind.mention", lang, names=" ".join(f"<@{u}>" for u in user_ids), seconds=seconds,
+                 game=self.presenter(table).title(lang))
+        try:
+            await self.send(self.channel(record.channel_id), nonce=f"remind{record.id % 10**9}.{table.step}",
+                            content=text, allowed_mentions=discord.AllowedMentions(
+                                everyone=False, roles=False, replied_user=False,
+                                users=[discord.Object(id=u) for u in user_ids]))
+        except discord.HTTPException as exc:
+            log.info("game %s: could not remind in the channel: %s", record.id, exc)
 
     def reminder_text(self, table: Table, lang: str) -> str | None:
         """The turn message's reminder line (seconds left, who is awaited), from the presenter's hook."""

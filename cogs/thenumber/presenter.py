@@ -20,7 +20,7 @@ from bot.games.thenumber.errors import SitsOut, TheNumberError
 from bot.games.thenumber.game import FIELD, SeatView, table_of
 from bot.i18n import LANGUAGES, t
 from bot.i18n.thenumber import refusal
-from cogs.table.presenter import Card, Happened, Inputs, Picture, Presenter, SeatInfo, TextInput
+from cogs.table.presenter import Card, Happened, Inputs, Picture, Presenter, SeatInfo, SelectInput, TextInput
 from storage.base import GameRecord
 
 from . import render
@@ -113,8 +113,20 @@ class TheNumberPresenter(TheNumberLegacy, Presenter):
 
     # Inputs and private answers -------------------------------------------------------------------------
     def inputs(self, view: Any, prompt: Prompt, seat: Seat, legal: Sequence[Action] | None, lang: str) -> Inputs:
+        """The private form: three digit selects, each listing only this seat's available digits (``view`` is
+        the seat's own view: its board is public anyway, the digits it picks are not shown to anyone)."""
         table = table_of(view)
-        return self.modal_for(table.round, table.turn, lang)
+        form = self.modal_for(table.round, table.turn, lang)
+        available = [d for d in range(10) if d not in table.crossed.get(str(seat), frozenset())]
+        if not available:  # sits out: the form's text input is refused with the reason (never an empty select)
+            return form
+        options = tuple((str(d), str(d)) for d in available)
+        selects = tuple(SelectInput(t(f"thenumber.modal.digit{i}", lang), options,
+                                    t("thenumber.modal.digit_placeholder", lang))
+                        for i in range(1, rules.NUMBER_LENGTH + 1))
+        typed = TextInput(t("thenumber.modal.or_type", lang), t("thenumber.modal.placeholder", lang),
+                          rules.NUMBER_LENGTH, rules.NUMBER_LENGTH)
+        return Inputs(private_label=form.private_label, title=form.title, selects=selects, text=typed)
 
     def modal_for(self, round_no: int, turn: int, lang: str) -> Inputs:
         return Inputs(private_label=t("thenumber.button.choose", lang), title=t("thenumber.modal.title", lang,

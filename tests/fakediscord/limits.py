@@ -145,6 +145,12 @@ def text_inputs(components: list[Json]) -> list[tuple[Json, str | None]]:
     return found
 
 
+def select_inputs(components: list[Json]) -> list[tuple[Json, str | None]]:
+    """(string select, label) pairs of a modal: a select lives in a modal only inside a Label (type 18)."""
+    return [(comp["component"], comp.get("label")) for comp in components
+            if comp.get("type") == 18 and (comp.get("component") or {}).get("type") == 3]
+
+
 def check_modal(data: Json) -> None:
     err = _Errors()
     err.length_between(["data", "title"], data.get("title"), 1, MODAL_TITLE_MAX)
@@ -162,6 +168,16 @@ def check_modal(data: Json) -> None:
             err.add([*path, "min_length"], "NUMBER_TYPE_MAX", "min_length out of range")
         if hi is not None and not 1 <= hi <= TEXT_INPUT_VALUE_MAX:
             err.add([*path, "max_length"], "NUMBER_TYPE_MAX", "max_length out of range")
+    for i, (comp, label) in enumerate(select_inputs(components)):
+        path = ["data", "components", i]
+        err.length_between([*path, "label"], label, 1, TEXT_INPUT_LABEL_MAX)
+        _check_custom_id(err, path, comp)
+        options = comp.get("options") or []
+        if not 1 <= len(options) <= 25:
+            err.add([*path, "options"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 25 in length.")
+        values = [o.get("value") for o in options]
+        if len(set(values)) != len(values):
+            err.add([*path, "options"], "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED", "Option values must be unique.")
     err.raise_if_any()
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import SimulationError
 from .interactions import InteractionResult
 from .journal import note
-from .limits import TEXT_INPUT_VALUE_MAX, text_inputs
+from .limits import TEXT_INPUT_VALUE_MAX, select_inputs, text_inputs
 from .state import ADMINISTRATOR, APPLICATION_ID, BOT_USER_ID, VIEW_CHANNEL, Channel, Message, Role, User, store_message
 
 if TYPE_CHECKING:
@@ -242,7 +242,8 @@ class SimUser:
 
     # ---- modals -------------------------------------------------------------------------------------
     async def submit_modal(self, result: InteractionResult, values: dict[str, str]) -> InteractionResult:
-        """Answer the modal the bot opened for ``result`` (keys: text input custom_id or label)."""
+        """Answer the modal the bot opened for ``result`` (keys: an input's custom_id or label; a string select in
+        a Label takes one of its options' values, or a list of them)."""
         if result.user_id != self.id:
             raise SimulationError("that modal was opened for another user")
         modal = result.modal
@@ -251,10 +252,22 @@ class SimUser:
         if result.modal_submitted:
             raise SimulationError("that modal was already submitted (the client closed it)")
         inputs = text_inputs(modal.get("components") or [])
-        keys = {k for comp, label in inputs for k in (comp.get("custom_id"), label)}
+        selects = select_inputs(modal.get("components") or [])
+        keys = {k for comp, label in (*inputs, *selects) for k in (comp.get("custom_id"), label)}
         unknown = set(values) - keys
         if unknown:
-            raise SimulationError(f"modal has no text input(s) {sorted(unknown)}; has {sorted(map(str, keys))}")
+            raise SimulationError(f"modal has no input(s) {sorted(unknown)}; has {sorted(map(str, keys))}")
+        picked: dict[str, list[str]] = {}
+        for comp, label in selects:  # a select's value: one of its options' values, as the client only offers those
+            value = values.get(comp["custom_id"], values.get(label or ""))
+            chosen = [] if value is None else [value] if isinstance(value, str) else list(value)
+            offered = [o["value"] for o in comp.get("options") or []]
+            if any(v not in offered for v in chosen):
+                raise SimulationError(f"select {label or comp['custom_id']!r} offers {offered}, not {chosen}")
+            lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
+            if comp.get("required", True) and not lo <= len(chosen) <= hi:
+                raise SimulationError(f"select {label or comp['custom_id']!r} needs {lo}-{hi} value(s)")
+            picked[comp["custom_id"]] = chosen
         answers: dict[str, str] = {}
         for comp, label in inputs:
             value = values.get(comp["custom_id"], values.get(label or "", comp.get("value") or ""))
@@ -275,6 +288,9 @@ class SimUser:
             elif comp.get("type") == 18 and (comp.get("component") or {}).get("type") == 4:
                 cid = comp["component"]["custom_id"]
                 submitted.append({"type": 18, "component": {"type": 4, "custom_id": cid, "value": answers[cid]}})
+            elif comp.get("type") == 18 and (comp.get("component") or {}).get("type") == 3:
+                cid = comp["component"]["custom_id"]
+                submitted.append({"type": 18, "component": {"type": 3, "custom_id": cid, "values": picked[cid]}})
         result.modal_submitted = True
         world = self.fake.world
         source = world.messages.get(result.source_message_id or 0)

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any
 
-from bot.core.game import Action, Prompt, Result, Seat, Step
+from bot.core.game import AUTO_PLAY, Action, Prompt, Result, Seat, Step
 
 from . import engine, errors
 from .ai import choose
@@ -66,7 +66,7 @@ class Numeri:
     key = GAME_KEY
     title = TITLE
     seats = range(MIN_SEATS, MAX_SEATS + 1)
-    options = (TURN_SECONDS,)
+    options = (TURN_SECONDS, AUTO_PLAY)
     ai_levels = AI_LEVELS
 
     def setup(self, seats: int, options: Mapping[str, Any], seed: int) -> State:

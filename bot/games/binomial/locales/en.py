@@ -85,6 +85,9 @@ MESSAGES = {
     "binomial.button.pass": "Pass",
     "binomial.place.title": "Roll {roll}: where does your {digit} go? Your sheet:",
     "binomial.pick.placeholder": "Fight with…",
+    "binomial.pick.placeholder_pass": "No number of yours fits: Pass",
+    "binomial.fight.prompt": ("⚔️ Fight for {card}: pick one of your numbers that fits. It stays secret until "
+                              "the reveal."),
     "binomial.pick.fight": "Fight with {number}",
     "binomial.pick.pass": "Pass",
     "binomial.ack.for": "Round {round}, {card}:",
@@ -184,4 +187,5 @@ MESSAGES = {
     "binomial.ai.about.easy": "A beginner: half its digits anywhere, fights on a whim with any fitting number",
     "binomial.ai.about.normal": "Sound: builds numbers for the cards to come, fights when its number should win",
     "binomial.ai.about.hard": "Guesses the sheets from the rolls, learns who fights, keeps its own sheet hard to read",
+    "binomial.dm.how": "a cell like `3b` while placing; `pass` or one of your numbers like `44` when declaring",
 }

@@ -88,6 +88,9 @@ MESSAGES = {
     "binomial.button.pass": "Passer",
     "binomial.place.title": "Lancer {roll} : où va votre {digit} ? Votre feuille :",
     "binomial.pick.placeholder": "Combattre avec…",
+    "binomial.pick.placeholder_pass": "Aucun de vos nombres ne convient : Passer",
+    "binomial.fight.prompt": ("⚔️ Combattre pour {card} : choisissez un de vos nombres qui convient. Il reste secret "
+                              "jusqu'à la révélation."),
     "binomial.pick.fight": "Combattre avec {number}",
     "binomial.pick.pass": "Passer",
     "binomial.ack.for": "Manche {round}, {card} :",
@@ -188,4 +191,6 @@ MESSAGES = {
     "binomial.ai.about.easy": "Débutante : la moitié de ses chiffres n'importe où, combat au hasard",
     "binomial.ai.about.normal": "Solide : construit pour les cartes à venir, combat quand son nombre doit gagner",
     "binomial.ai.about.hard": "Devine les grilles d'après les tirages, apprend qui combat, reste difficile à lire",
+    "binomial.dm.how": ("une case comme `3b` pendant le placement ; `pass` ou un de vos nombres comme `44` pendant "
+                        "les déclarations"),
 }

@@ -36,6 +36,7 @@ MESSAGES = {
     "numeri.turn.away": "Away (timed out twice in a row): {names}",
     "numeri.done.title": "Numeri · move made",
     "numeri.event.moved": "{name} rolled {roll}: {moves}.",
+    "numeri.event.only": "{name} rolled {roll}: the only possible move, played at once: {moves}.",
     "numeri.event.timeout": "⏰ Time ran out for {name} (rolled {roll}): the bot played the normal AI's move: {moves}.",
     "numeri.event.passed": "🎲 {name} rolled {roll}: no move is possible, the turn passes.",
     "numeri.event.extra": "✨ A new chain of three: {name} throws again.",
@@ -96,4 +97,5 @@ MESSAGES = {
     "numeri.ai.about.easy": "A beginner: a random legal move, now and then the one that scores most",
     "numeri.ai.about.normal": "Sound: the best gain now, chains for extra throws, ends the game only to win",
     "numeri.ai.about.hard": "Weighs the squares ahead, looks over the die, plays the end out over the dice",
+    "numeri.dm.how": "the token to move, like `4`, or two tokens for a split, like `1 3`",
 }

@@ -36,6 +36,7 @@ MESSAGES = {
     "numeri.turn.away": "Absents (deux fois hors délai de suite) : {names}",
     "numeri.done.title": "Numeri · coup joué",
     "numeri.event.moved": "{name} a fait {roll} : {moves}.",
+    "numeri.event.only": "{name} a fait {roll} : seul coup possible, joué aussitôt : {moves}.",
     "numeri.event.timeout": "⏰ Temps écoulé pour {name} (dé : {roll}) : le bot a joué le coup de l'IA normale : "
                             "{moves}.",
     "numeri.event.passed": "🎲 {name} a fait {roll} : aucun coup possible, le tour passe.",
@@ -100,4 +101,5 @@ MESSAGES = {
     "numeri.ai.about.easy": "Débutante : un coup permis au hasard, parfois celui qui rapporte le plus",
     "numeri.ai.about.normal": "Solide : le meilleur gain immédiat, les relances, ne finit que pour gagner",
     "numeri.ai.about.hard": "Pèse les cases à venir, anticipe le dé et joue la fin sur tous les lancers",
+    "numeri.dm.how": "le pion à avancer, par exemple `4`, ou deux pions pour partager, par exemple `1 3`",
 }

@@ -35,6 +35,11 @@ MESSAGES = {
     "thenumber.modal.title": "Round {round}, turn {turn}: your number",
     "thenumber.modal.label": "Your number (three digits)",
     "thenumber.modal.placeholder": "e.g. 407",
+    "thenumber.modal.digit1": "First digit (hundreds)",
+    "thenumber.modal.digit2": "Second digit (tens)",
+    "thenumber.modal.digit3": "Third digit (units)",
+    "thenumber.modal.digit_placeholder": "Only your available digits",
+    "thenumber.modal.or_type": "Or type your number",
     "thenumber.turn.title": "Round {round} of {rounds} · Turn {turn} of {turns}",
     "thenumber.status.title": "{turn_title}: choose your number",
     "thenumber.status.bonus": "Biggest approved number gets **+{bonus}**.",
@@ -129,4 +134,5 @@ MESSAGES = {
     "thenumber.ai.about.easy": "A beginner: any legal number, mid values liked; wastes good digits",
     "thenumber.ai.about.normal": "Sound: weighs points, bonus and the digits it keeps against the other boards",
     "thenumber.ai.about.hard": "Learns each player's habits (this game and past ones against it) and mixes its numbers",
+    "thenumber.dm.how": "three of your digits, like `407`",
 }

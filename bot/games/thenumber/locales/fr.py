@@ -35,6 +35,11 @@ MESSAGES = {
     "thenumber.modal.title": "Manche {round}, tour {turn} : votre nombre",
     "thenumber.modal.label": "Votre nombre (trois chiffres)",
     "thenumber.modal.placeholder": "par ex. 407",
+    "thenumber.modal.digit1": "Premier chiffre (centaines)",
+    "thenumber.modal.digit2": "Deuxième chiffre (dizaines)",
+    "thenumber.modal.digit3": "Troisième chiffre (unités)",
+    "thenumber.modal.digit_placeholder": "Seulement vos chiffres disponibles",
+    "thenumber.modal.or_type": "Ou tapez votre nombre",
     "thenumber.turn.title": "Manche {round} sur {rounds} · Tour {turn} sur {turns}",
     "thenumber.status.title": "{turn_title} : choisissez votre nombre",
     "thenumber.status.bonus": "Le plus grand nombre validé gagne **+{bonus}**.",
@@ -135,4 +140,5 @@ MESSAGES = {
     "thenumber.ai.about.easy": "Débutante : un nombre permis au hasard, plutôt moyen ; gâche ses bons chiffres",
     "thenumber.ai.about.normal": "Solide : pèse points, bonus et chiffres gardés face aux autres grilles",
     "thenumber.ai.about.hard": "Apprend les habitudes de chacun (cette partie et les passées) et varie ses nombres",
+    "thenumber.dm.how": "trois de vos chiffres, par exemple `407`",
 }

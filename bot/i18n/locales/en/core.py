@@ -95,4 +95,25 @@ MESSAGES = {
     "core.perm.embed_links": "Embed Links",
     "core.perm.attach_files": "Attach Files",
     "core.dm.blocked": "I can't send you DMs, so use the buttons on the turn messages to play.",
+    # Issue 36: DM words, /notify, reminders by mention, Play again
+    "core.dm.help": ("You are playing {game} in {channel}. Send me here: your move ({how}); `board` for your board; "
+                     "`score` for the scores; `rules` for the rules; `quit` to leave the game (it forfeits it)."),
+    "core.dm.can_send": "You can send: {how}, or `help`, `board`, `score`, `rules`, `quit`.",
+    "core.dm.quit_confirm": ("Leaving forfeits your game of {game} in {channel}: the others play on without you. "
+                             "To leave now, send `quit yes`."),
+    "core.remind.mention": "⏰ {names}: {seconds} s left to play your turn of {game}.",
+    "core.cmd.notify": "notify",
+    "core.cmd.notify.desc": "How I remind you before a deadline: by DM, or a mention when DMs are closed",
+    "core.cmd.notify.dm": "dm",
+    "core.cmd.notify.dm.desc": "Reminders by DM (on or off)",
+    "core.cmd.notify.mention": "mention",
+    "core.cmd.notify.mention.desc": "A mention in the channel when a DM cannot reach you (on or off)",
+    "core.reply.notify": ("Reminders before a deadline, in every game: by DM **{dm}**; a mention in the channel "
+                          "when no DM reaches you **{mention}**."),
+    "core.on": "on",
+    "core.off": "off",
+    "core.button.again": "Play again",
+    "core.again.invite": "{names}: a new table of {game} is open with the same options. Press **Join** to play again.",
+    "core.again.busy": "A table is already open in this channel: join it or finish it first.",
+    "core.again.gone": "That game's options are no longer known; start a new table with {start}.",
 }

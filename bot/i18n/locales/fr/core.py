@@ -102,4 +102,27 @@ MESSAGES = {
     "core.perm.embed_links": "Intégrer des liens",
     "core.perm.attach_files": "Joindre des fichiers",
     "core.dm.blocked": "Je ne peux pas vous écrire en privé : jouez avec les boutons des messages de tour.",
+    # Issue 36 : mots des MP, /notify, rappels par mention, Rejouer
+    "core.dm.help": ("Vous jouez à {game} dans {channel}. Envoyez-moi ici : votre coup ({how}) ; `plateau` pour "
+                     "votre plateau ; `score` pour les scores ; `règles` pour les règles ; `quitter` pour quitter la "
+                     "partie (vous la perdez)."),
+    "core.dm.can_send": "Vous pouvez envoyer : {how}, ou `aide`, `plateau`, `score`, `règles`, `quitter`.",
+    "core.dm.quit_confirm": ("Quitter vous fait perdre votre partie de {game} dans {channel} : les autres continuent "
+                             "sans vous. Pour quitter maintenant, envoyez `quitter oui`."),
+    "core.remind.mention": "⏰ {names} : plus que {seconds} s pour jouer votre tour de {game}.",
+    "core.cmd.notify": "notify",
+    "core.cmd.notify.desc": "Comment je vous rappelle avant la fin du temps : par MP, ou une mention si MP fermés",
+    "core.cmd.notify.dm": "mp",
+    "core.cmd.notify.dm.desc": "Rappels par MP (oui ou non)",
+    "core.cmd.notify.mention": "mention",
+    "core.cmd.notify.mention.desc": "Une mention dans le salon quand aucun MP ne vous parvient (oui ou non)",
+    "core.reply.notify": ("Rappels avant la fin du temps, dans toutes les parties : par MP **{dm}** ; une mention dans "
+                          "le salon quand aucun MP ne vous parvient **{mention}**."),
+    "core.on": "oui",
+    "core.off": "non",
+    "core.button.again": "Rejouer",
+    "core.again.invite": ("{names} : une nouvelle table de {game} est ouverte avec les mêmes options. Appuyez sur "
+                          "**Rejoindre** pour rejouer."),
+    "core.again.busy": "Une table est déjà ouverte dans ce salon : rejoignez-la ou terminez-la d'abord.",
+    "core.again.gone": "Les options de cette partie ne sont plus connues ; ouvrez une table avec {start}.",
 }
