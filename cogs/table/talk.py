@@ -42,8 +42,8 @@ from .components import again_view, choices_view, sealed_view
 from .language import Languages
 from .notify import NotifySettings
 from .presenter import Card, Happened, Presenter, Presenters, SeatInfo
-from .ratings_render import final_with_changes
 from .private_sheets import PrivateSheets
+from .ratings_render import final_with_changes
 from .restart import Restarts
 from .turn_messages import (
     CATCH_UP,
