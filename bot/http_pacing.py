@@ -39,6 +39,7 @@ import asyncio
 import contextlib
 import heapq
 import itertools
+import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
@@ -55,6 +56,7 @@ EXEMPT_PREFIXES = ("/interactions/", "/webhooks/")  # under the API's base URL; 
 URGENT, BACKGROUND = 0, 1  # lower goes first
 _priority: ContextVar[int] = ContextVar("rest_priority", default=URGENT)
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 @contextlib.contextmanager
@@ -183,7 +185,11 @@ class GlobalPacer:
             wait = self._local_wait(self._queue[0][0]) if self.window > 0 else 0.0
             ticket = None
             if wait == 0 and self.shared is not None and self.window > 0:
-                ticket, wait = await self.shared.take()
+                try:
+                    ticket, wait = await self.shared.take()
+                except Exception:  # the shared store failed: never strand the waiting requests; ask again soon
+                    log.warning("the shared REST pace could not take a ticket; asking again", exc_info=True)
+                    ticket, wait = None, self.POLL
                 wait = (wait or self.POLL) if ticket is None else 0.0
             if wait != 0:
                 self._changed.clear()
@@ -204,7 +210,10 @@ class GlobalPacer:
         from now."""
         self._stamp(admission)
         if admission.ticket is not None and self.shared is not None:
-            await self.shared.stamp(admission.ticket)
+            try:
+                await self.shared.stamp(admission.ticket)
+            except Exception:  # the ticket frees itself once stale; the request itself went through
+                log.warning("the shared REST pace could not stamp a ticket", exc_info=True)
 
     def _stamp(self, admission: Admission, *, later: bool = False) -> None:
         if later and admission.ticket is not None and self.shared is not None:

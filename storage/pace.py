@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 STALE = 60.0  # seconds after which a ticket taken by a process that never stamped it is free again
+CREATE_LOCK = 0x7061636501  # the advisory lock that serialises creating the tickets' table
 MOST_WAIT = 0.05  # seconds: when every ticket is in flight, ask again this soon (another process will stamp)
 
 
@@ -48,11 +49,20 @@ class PostgresTickets:
             import asyncpg  # only PostgreSQL deployments have it imported
 
             conn = await asyncpg.connect(self.url)
-            await conn.execute("""CREATE UNLOGGED TABLE IF NOT EXISTS rest_pace (
-                token text NOT NULL, ticket integer NOT NULL, taken_at double precision,
-                answered_at double precision NOT NULL DEFAULT 0, PRIMARY KEY (token, ticket))""")
-            await conn.execute("INSERT INTO rest_pace (token, ticket) SELECT $1, g FROM generate_series(0, $2 - 1) g"
-                               " ON CONFLICT DO NOTHING", self.key, self.requests)
+            try:
+                # Processes starting together would race CREATE TABLE IF NOT EXISTS (it can fail with a unique
+                # violation on the catalogue): one at a time, under a transaction-level advisory lock.
+                async with conn.transaction():
+                    await conn.execute("SELECT pg_advisory_xact_lock($1)", CREATE_LOCK)
+                    await conn.execute("""CREATE UNLOGGED TABLE IF NOT EXISTS rest_pace (
+                        token text NOT NULL, ticket integer NOT NULL, taken_at double precision,
+                        answered_at double precision NOT NULL DEFAULT 0, PRIMARY KEY (token, ticket))""")
+                    await conn.execute("INSERT INTO rest_pace (token, ticket) SELECT $1, g"
+                                       " FROM generate_series(0, $2 - 1) g ON CONFLICT DO NOTHING",
+                                       self.key, self.requests)
+            except BaseException:
+                await conn.close()
+                raise
             self._conn = conn
         return self._conn
 

@@ -22,6 +22,7 @@ from tests.fakediscord import FakeDiscord
 from tests.test_bot_process import ROOT
 
 REQUESTS, WINDOW = 10, 0.5  # a compressed limit: the same sliding rule, a run of seconds, not minutes
+HANG = 300  # seconds: far beyond any healthy run
 POSTS = 40  # per process: each alone would want 4 windows' worth at once
 
 
@@ -52,7 +53,8 @@ async def test_two_processes_saturating_one_token_draw_no_429(fake_discord: Fake
         sys.executable, "-m", "tests.pace_child", fake.api_base, fake.token, str(channel.id), database, str(POSTS),
         str(REQUESTS), str(WINDOW), cwd=ROOT, env=env, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE) for _ in range(2)]
-    outputs = [await child.communicate() for child in children]
+    # bounded only so that a hang fails here instead of stalling the whole run; a healthy run takes seconds
+    outputs = [await asyncio.wait_for(child.communicate(), HANG) for child in children]
     assert all(child.returncode == 0 for child in children), [err.decode()[-2000:] for _, err in outputs]
     assert [out.decode().strip() for out, _ in outputs] == [f"200:{POSTS}"] * 2
     assert limit.limited == 0 and limit.accepted == 2 * POSTS
