@@ -308,6 +308,13 @@ class BinomialPresenter(Presenter):
             return f"{where} {self.ack(action, changed, lang)}"
         return self.ack(action, changed, lang)
 
+    def step_name(self, view: View, lang: str) -> str | None:
+        if view.card:
+            return t("binomial.step.round", lang, round=view.round, card=card_title(view.card, lang))
+        if view.kind == "place":
+            return t("binomial.step.roll", lang, roll=len(view.rolls), rolls=ROLLS)
+        return None
+
     def timed_out(self, before: View, after: View, seat: Seat, lang: str) -> str | None:
         if before.kind == "place" and before.sheet is not None and after.sheet is not None:
             cell = next((CELLS[i] for i, d in enumerate(before.sheet.cells)
