@@ -75,12 +75,33 @@ async def test_a_select_of_a_past_round_is_refused_not_shifted(world: World) -> 
 
 
 async def test_every_game_refuses_a_dm_read_after_its_turn_ended(world: World) -> None:
-    """The Number, through the same DM router: no step names, the shared line."""
+    """The Number, through the same DM router: its steps are named by round and turn."""
     await world.start_game(("ana", "ben", "cy"))
     written = world.clock.now()
     await world.advance(61)  # turn 1 ends by its timer
     current = await world.bot.service.table(1)
     assert current.step == 1
     answer = await late_dm(world, "ana", "123", written)
-    assert "sent before the step open now began" in answer, answer
+    assert "sent during round 1, turn 1, which is over" in answer and "round 1, turn 2 is open now" in answer, answer
     assert not (await world.bot.service.table(1)).drafts
+
+
+async def test_a_declaration_sent_before_ones_turn_in_the_same_round_is_refused(world: World) -> None:
+    """Open declarations: a DM written while the seat before was declaring, read once it is this seat's turn, is
+    refused (the shared line: both steps are the same round and card)."""
+    await start_binomial(world, PLAYERS)
+    await settled(world)
+    for _ in range(40):  # the numerology played by the timers
+        if (await table(world)).state.kind == "declare":
+            break
+        await world.advance(31)
+    current = await table(world)
+    first = PLAYERS[next(iter(current.state.to_act))]
+    second = next(p for p in PLAYERS if p != first)
+    written = world.clock.now()
+    await world.advance(1)
+    assert (await world.dm(first, "pass")).startswith("Round 1, ")
+    assert (await table(world)).state.to_act == {PLAYERS.index(second)}
+    answer = await late_dm(world, second, "pass", written)
+    assert "sent before the step open now began" in answer, answer
+    assert (await table(world)).state.to_act == {PLAYERS.index(second)}  # still awaited: nothing was counted
