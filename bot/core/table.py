@@ -7,6 +7,7 @@ rows, the latest per seat) are kept beside the state, since engines see only com
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -80,10 +81,10 @@ def fold(game: Game[Any, Any, Any], record: GameRecord, upto: int | None = None)
     return fold_steps(game, len(record.seats), record.options, seed_of(record), steps, upto)
 
 
-def step_openings(record: GameRecord) -> list[float]:
+def step_openings(record: GameRecord) -> array[float]:
     """When each step began (the ``start`` row, then each ``resolve`` row: step k began when step k-1 was
-    committed), as the store recorded it."""
-    return [a.at for a in record.actions if a.kind in ("start", "resolve")]
+    committed), as the store recorded it. Packed (8 bytes a step): every loaded game keeps it."""
+    return array("d", (a.at for a in record.actions if a.kind in ("start", "resolve")))
 
 
 def stored_drafts(record: GameRecord) -> tuple[dict[Seat, Action], int]:
@@ -117,7 +118,7 @@ class Table:
     ai_priors: Mapping[str, Any] | None = field(default=None, repr=False)
     # When each step began (index = step), by the service's clock: which step a message sent at a given time
     # was meant for (see ``step_at``).
-    openings: list[float] = field(default_factory=list, repr=False)
+    openings: array[float] = field(default_factory=lambda: array("d"), repr=False)
 
     @classmethod
     def load(cls, game: Game[Any, Any, Any], record: GameRecord) -> Table:
