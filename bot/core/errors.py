@@ -79,6 +79,15 @@ class TurnOver(GameError):
         super().__init__("core.error.turn_over")
 
 
+class SentBefore(TurnOver):
+    """A message sent while step ``meant`` was open and taken only after it ended (a late DM): it counts for no
+    step, and the player is told which step is open now."""
+
+    def __init__(self, step: int, table: Any, meant: int) -> None:
+        super().__init__(step, table)
+        self.meant = meant
+
+
 class NotFinished(GameError):
     def __init__(self) -> None:
         super().__init__("core.error.not_finished")

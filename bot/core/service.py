@@ -24,7 +24,7 @@ from storage.base import GameRecord, GameStore, StalePhase, WrongStatus
 from storage.ratings import RatingJob
 
 from .clock import Clock
-from .errors import NotEnoughPlayers, NotFinished, NotHost, NotInGame, NotRunning, NotYourTurn, TurnOver
+from .errors import NotEnoughPlayers, NotFinished, NotHost, NotInGame, NotRunning, NotYourTurn, SentBefore, TurnOver
 from .fold import envelope, step_from_json, step_rng, step_to_json
 from .game import AUTO_PLAY, Action, Game, LearningGame, PastGame, Prompt, RuleError, Seat, Step
 from .lobby import GameSpec, LobbyService, successor
@@ -296,8 +296,10 @@ class GameService(LobbyService):
 
     # Acting -------------------------------------------------------------------------------------
     async def act(self, game_id: int, user_id: int, *, text: str | None = None, action: Action | None = None,
-                  phase: int | None = None) -> Outcome:
-        """A player's move (open step) or sealed draft; ``phase``: the step the player saw, refused if over.
+                  phase: int | None = None, sent_at: float | None = None) -> Outcome:
+        """A player's move (open step) or sealed draft; ``phase``: the step the player saw, refused if over;
+        ``sent_at``: when the player sent it (a DM's time), refused (SentBefore) if a later step is open now: a
+        DM delivered after its step ended was meant for that step, never for the next one.
 
         Raises a typed error (or the game's RuleError) and stores nothing when the request is refused.
         """
@@ -319,6 +321,8 @@ class GameService(LobbyService):
             prompt = table.prompt
             if prompt is None or seat not in prompt.seats:
                 raise NotYourTurn()
+            if sent_at is not None and (meant := table.step_at(sent_at)) < n:
+                raise SentBefore(n, table, meant)
             move = dict(game.parse(table.state, seat, typed(text)) if text is not None
                         else game.check(table.state, seat, action or {}))
             if not prompt.sealed:
@@ -441,7 +445,7 @@ class GameService(LobbyService):
             log.info("game %s: step %s was resolved elsewhere or has drafts not seen here; reloading", table.id, n)
             self._drop(table.id)
             return None
-        table.advance(after, payload, deadline, finished)
+        table.advance(after, payload, deadline, finished, now)
         self._install(table)
         return StepReport(table.id, table.record.kind, n, reason, frozenset(timed_out), event, before, after, finished,
                           message_id)

@@ -7,6 +7,7 @@ rows, the latest per seat) are kept beside the state, since engines see only com
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -80,6 +81,12 @@ def fold(game: Game[Any, Any, Any], record: GameRecord, upto: int | None = None)
     return fold_steps(game, len(record.seats), record.options, seed_of(record), steps, upto)
 
 
+def step_openings(record: GameRecord) -> array[float]:
+    """When each step began (the ``start`` row, then each ``resolve`` row: step k began when step k-1 was
+    committed), as the store recorded it. Packed (8 bytes a step): every loaded game keeps it."""
+    return array("d", (a.at for a in record.actions if a.kind in ("start", "resolve")))
+
+
 def stored_drafts(record: GameRecord) -> tuple[dict[Seat, Action], int]:
     """The latest draft of each seat in the current phase, and how many ``choose`` rows the phase has."""
     drafts: dict[Seat, Action] = {}
@@ -109,6 +116,9 @@ class Table:
     numbers: dict[Seat, int] = field(default_factory=dict, repr=False)
     # What the game's AI starts from (LearningGame.ai_priors at the start), as stored; None for most games.
     ai_priors: Mapping[str, Any] | None = field(default=None, repr=False)
+    # When each step began (index = step), by the service's clock: which step a message sent at a given time
+    # was meant for (see ``step_at``).
+    openings: array[float] = field(default_factory=lambda: array("d"), repr=False)
 
     @classmethod
     def load(cls, game: Game[Any, Any, Any], record: GameRecord) -> Table:
@@ -120,7 +130,7 @@ class Table:
         state, _ = fold(game, record)
         drafts, rows = stored_drafts(record) if record.status == "running" else ({}, 0)
         return cls(replace(record, actions=()), game, state, seed_of(record), stored_steps(record), drafts, rows,
-                   numbers, priors_of(record))
+                   numbers, priors_of(record), step_openings(record))
 
     def stored(self, seat: Seat) -> int:
         """The seat number the store knows ``seat`` by."""
@@ -186,12 +196,22 @@ class Table:
             misses += 1
         return misses
 
-    def advance(self, state: Any, payload: Mapping[str, Any], deadline: float | None, finished: bool) -> None:
-        """The step just committed to the store: the next step starts with no drafts."""
+    def step_at(self, when: float) -> int:
+        """The step that was open at ``when``, compared to the millisecond as Discord's ids carry a message's
+        time (the current step when the times are not all known: a game stored without its start row)."""
+        if len(self.openings) != self.step + 1:
+            return self.step
+        ms = int(when * 1000)
+        return next((k for k in range(self.step, 0, -1) if int(self.openings[k] * 1000) <= ms), 0)
+
+    def advance(self, state: Any, payload: Mapping[str, Any], deadline: float | None, finished: bool,
+                now: float) -> None:
+        """The step just committed to the store at ``now``: the next step starts with no drafts."""
         self.record = replace(self.record, phase=self.record.phase + 1, deadline=deadline,
                               status="finished" if finished else "running", status_message_id=None,
                               end_reason="finished" if finished else self.record.end_reason)
         self.state = state
         self.steps.append(payload)
+        self.openings.append(now)
         self.drafts = {}
         self.choices = 0

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from bot.core.game import Action, Prompt, RuleError, Seat
-from bot.games.binomial.engine import Declared, Fight, Placed, Sheet
+from bot.games.binomial.engine import Declared, Fight, Placed, Sheet, still_playing
 from bot.games.binomial.rules import CARD_BY_KEY, CELLS, MAX_SEATS, MIN_SEATS, NUMBERS_PER_SHEET, ROLLS, show
 from bot.games.binomial.view import View, fitting
 from bot.i18n import catalog, t
@@ -41,6 +41,12 @@ def name(seats: Sequence[SeatInfo], seat: int) -> str:
 def gone(seats: Sequence[SeatInfo], seat: int) -> bool:
     found = info(seats, seat)
     return found is not None and found.gone
+
+
+def chair(seats: Sequence[SeatInfo], chairman: int, count: int) -> str:
+    """The chairman's name: a seat still playing. One that left passes the chairmanship on (engine.still_playing),
+    shown at once, before the engine applies its forfeit when a step next asks it."""
+    return who(seats, still_playing(chairman, count, (s.seat for s in seats if s.gone)))
 
 
 def who_marked(seats: Sequence[SeatInfo], seat: int, lang: str) -> str:
@@ -99,7 +105,7 @@ def reveal_text(fight: Fight, seats: Sequence[SeatInfo], lang: str) -> str:
                 f"{who(seats, s)} +{fight.points[s]}" for s in others)))
     elif fight.fighters:
         lines.append(t("binomial.reveal.no_winner", lang))
-    lines.append(t("binomial.reveal.chairman", lang, name=who_marked(seats, fight.chairman, lang)))
+    lines.append(t("binomial.reveal.chairman", lang, name=chair(seats, fight.chairman, len(fight.scores))))
     lines.append(scores_line(fight.scores, seats, lang))
     for seat in fight.last_number:
         lines.append(t("binomial.reveal.last_number", lang, name=who(seats, seat)))
@@ -189,13 +195,13 @@ class BinomialPresenter(Presenter):
                            placed=names_or_nobody(placed, lang), waiting=names_or_nobody(waiting, lang)))
             lines.append(t("binomial.roll.rolls", lang, digits=" ".join(map(str, view.rolls))))
             if not view.history and view.game <= 1:  # the first chairman is drawn at the start: said at once
-                lines.append(t("binomial.roll.chairman", lang, name=who_marked(seats, view.chairman, lang)))
+                lines.append(t("binomial.roll.chairman", lang, name=chair(seats, view.chairman, view.seats)))
             lines.append(t("binomial.roll.how", lang))
             title = t("binomial.roll.title", lang, game=game_of(view, lang))
         else:
             assert view.card is not None
             lines.append(card_line(view.card, lang))
-            lines.append(t("binomial.round.chairman", lang, name=who_marked(seats, view.chairman, lang)))
+            lines.append(t("binomial.round.chairman", lang, name=chair(seats, view.chairman, view.seats)))
             if prompt.kind == "pick":
                 waiting = [s.name for s in seats if s.awaited]
                 lines.append(t("binomial.round.dark", lang, waiting=names_or_nobody(waiting, lang)))
@@ -312,6 +318,13 @@ class BinomialPresenter(Presenter):
             return f"{where} {self.ack(action, changed, lang)}"
         return self.ack(action, changed, lang)
 
+    def step_name(self, view: View, lang: str) -> str | None:
+        if view.card:
+            return t("binomial.step.round", lang, round=view.round, card=card_title(view.card, lang))
+        if view.kind == "place":
+            return t("binomial.step.roll", lang, roll=len(view.rolls), rolls=ROLLS)
+        return None
+
     def timed_out(self, before: View, after: View, seat: Seat, lang: str) -> str | None:
         if before.kind == "place" and before.sheet is not None and after.sheet is not None:
             cell = next((CELLS[i] for i, d in enumerate(before.sheet.cells)
@@ -346,7 +359,8 @@ class BinomialPresenter(Presenter):
     def score(self, view: View, seats: Sequence[SeatInfo], lang: str) -> Card:
         if view.over:
             return self.final(view, seats, (), lang)
-        embed = self.embed(t("binomial.score.title", lang), game_of(view, lang))
+        chairman = t("binomial.round.chairman", lang, name=chair(seats, view.chairman, view.seats))
+        embed = self.embed(t("binomial.score.title", lang), "\n".join(x for x in (game_of(view, lang), chairman) if x))
         for seat in range(view.seats):
             found = info(seats, seat)
             mark = (t("binomial.left", lang) if found and found.gone

@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from bot.core.errors import NotYourTurn
+from bot.core.errors import NotYourTurn, SentBefore
 from bot.core.game import RuleError
 from bot.i18n import DEFAULT, t
 
 from .answers import fit
 from .dm_commands import DMCommands, dm_command
+from .late import sent_before
 from .presenter import Presenter
 from .refusals import USER_ERRORS, explain, word
 
@@ -76,7 +77,12 @@ class DirectMessages(DMCommands):
         can_send = "\n" + t("core.dm.can_send", lang, how=presenter.dm_how(lang)) if wordy else ""
         try:
             await self.talk.take_up(record.id)
-            outcome = await self.service.act(record.id, user_id, text=message.content)
+            # sent_at: a DM read after the step it was sent in ended is refused, never counted for the next one
+            outcome = await self.service.act(record.id, user_id, text=message.content,
+                                             sent_at=message.created_at.timestamp())
+        except SentBefore as late:
+            await answer(sent_before(late, presenter, lang))
+            return
         except NotYourTurn:
             await answer(str(self._their_turn(await self.service.table(record.id), lang, user_id)))
             return

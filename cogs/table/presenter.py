@@ -63,6 +63,8 @@ Hooks whose default keeps the shared behaviour (override to change it):
 * ``turn_over(view, prompt, seats, deadline, lang) -> Card | None``: the answer to text sent for a step that is
   over (the step open now); ``modal_for_step(step, lang) -> Inputs | None``: the modal of a step when the table
   is slow to load (the submission is checked anyway).
+* ``step_name(view, lang) -> str | None``: the step the table's ``view`` is at, as a refusal names it ("round 2
+  (Contains 9)"), for a DM sent during a step that ended before it was read (default None: a shared line).
 * ``nonces``, ``footer_on_turn``, ``text_field_id``, ``wording``: the ids, nonce prefixes and shared sentences a
   game kept from before the shared front end (The Number: see cogs/thenumber/legacy.py).
 """
@@ -323,6 +325,9 @@ class Presenter:
         return None
 
     def modal_for_step(self, step: int, lang: str) -> Inputs | None:
+        return None
+
+    def step_name(self, view: Any, lang: str) -> str | None:
         return None
 
     # Hooks of a declared capability (called only when it is declared) ---------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+from array import array
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -130,7 +131,8 @@ class Restarts:
             full = await self.store.load_game(game_id)
             table = await self.service.table(game_id)
             if full.phase == table.step and full.status == table.record.status:
-                return full, replace(table, steps=list(table.steps), drafts=dict(table.drafts))
+                return full, replace(table, steps=list(table.steps), drafts=dict(table.drafts),
+                                   openings=array("d", table.openings))
         raise RuntimeError(f"game {game_id} kept changing while it was read")
 
     async def catch_up(self: Talk, game_id: int, attempt: int = 0) -> None:

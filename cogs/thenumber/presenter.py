@@ -157,6 +157,10 @@ class TheNumberPresenter(TheNumberLegacy, Presenter):
         return render.ack_text(str(action[FIELD]), channel_id, changed, complete, lang, round_no=table.round,
                                turn=table.turn)
 
+    def step_name(self, view: Any, lang: str) -> str | None:
+        table = table_of(view)
+        return t("thenumber.step", lang, round=table.round, turn=table.turn)
+
     def refusal(self, error: RuleError, lang: str) -> str:
         return refusal(error, None, lang) if isinstance(error, TheNumberError) else str(error)
 

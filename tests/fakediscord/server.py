@@ -373,6 +373,9 @@ class FakeDiscord:
         if client.user is None:
             await client.login(self.token)
         state = client._connection
+        clock = getattr(getattr(client, "clock", None), "now", None)
+        if callable(clock):  # ids carry the bot's time (a test's FakeClock): both sides agree when a DM was sent
+            self.world.ids.clock = clock
         # discord.py waits guild_ready_timeout (2 s) after the last GUILD_CREATE before on_ready; shorten it.
         saved_timeout = state.guild_ready_timeout
         state.guild_ready_timeout = min(saved_timeout, 0.05)

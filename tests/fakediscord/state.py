@@ -48,17 +48,27 @@ def iso(ts: float | None = None) -> str:
 
 
 class Snowflakes:
-    """Monotonic snowflake generator: real-looking ids (time-based) that never collide within a run."""
+    """Monotonic snowflake generator: real-looking ids (time-based) that never collide within a run.
+
+    ``clock`` is the time the ids carry (``discord.utils.snowflake_time``): real time, or the bot's own clock
+    once a bot is attached (FakeDiscord.attach), so that Discord and the bot agree on when a message was sent,
+    as they do in production, and a test that moves its clock moves the ids with it."""
 
     def __init__(self) -> None:
         self._counter = itertools.count()
         self._last = 0
+        self.clock: Callable[[], float] = time.time
 
     def next(self) -> int:
-        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        ms = int(self.clock() * 1000) - DISCORD_EPOCH_MS
         value = (ms << 22) | (next(self._counter) & 0xFFF)
         self._last = max(value, self._last + 1)
         return self._last
+
+    def at(self, ts: float) -> int:
+        """An id created at ``ts`` (possibly in the past: a message the gateway delivers late), never reused."""
+        # worker and process bits all set: never one of ``next``'s ids (those leave them at zero)
+        return ((int(ts * 1000) - DISCORD_EPOCH_MS) << 22) | 0x3FF000 | (next(self._counter) & 0xFFF)
 
     def next_on_shard(self, shard_id: int, shard_count: int) -> int:
         """A new id that Discord routes to ``shard_id`` of ``shard_count``: ``(id >> 22) % count``."""

@@ -298,16 +298,20 @@ class SimUser:
         return await self._dispatch(5, world.channels[result.channel_id], data, source)
 
     # ---- messages -----------------------------------------------------------------------------------
-    async def send_dm(self, text: str) -> Message:
-        """Write to the bot in this user's DM channel (created if needed)."""
-        return await self.say(self.fake.world.dm_channel(self.user), text)
+    async def send_dm(self, text: str, *, sent_at: float | None = None) -> Message:
+        """Write to the bot in this user's DM channel (created if needed); ``sent_at``: see :meth:`say`."""
+        return await self.say(self.fake.world.dm_channel(self.user), text, sent_at=sent_at)
 
-    async def say(self, channel: Channel, text: str) -> Message:
-        """Post a normal message as this user (dispatched as MESSAGE_CREATE, filtered by intents)."""
+    async def say(self, channel: Channel, text: str, *, sent_at: float | None = None) -> Message:
+        """Post a normal message as this user (dispatched as MESSAGE_CREATE, filtered by intents).
+
+        ``sent_at``: the message was written at that (earlier) time and the gateway delivers it only now, as a
+        slow connection or a gateway backlog does: its id carries that time."""
         self._check_can_see(channel)
         world = self.fake.world
         mentions = [BOT_USER_ID] if f"<@{BOT_USER_ID}>" in text else []
-        msg = Message(world.ids.next(), channel.id, self.id, content=text, mention_ids=mentions)
+        message_id = world.ids.next() if sent_at is None else world.ids.at(sent_at)
+        msg = Message(message_id, channel.id, self.id, content=text, mention_ids=mentions)
         msg.history.append(msg.snapshot())
         store_message(world, msg)
         note(world, "user_message", from_request=False, user=self.id, channel=channel.id, message=msg.id, text=text,

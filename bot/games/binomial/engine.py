@@ -204,6 +204,7 @@ class State:
     declared: tuple[tuple[int, int | None], ...] = ()  # this round so far: (seat, number or None for pass)
     finished: tuple[GameRecord, ...] = ()
     over: bool = False
+    gone: frozenset[int] = frozenset()  # seats that left the game (or were kicked): they play no more
 
     @property
     def games(self) -> int:
@@ -235,8 +236,10 @@ class State:
         return "pick" if self.variants.dark else "declare"
 
     def order(self) -> tuple[int, ...]:
-        """Seat order starting with the chairman."""
-        return tuple((self.chairman + i) % self.seats for i in range(self.seats))
+        """Declaring order: from the chairman, or, once a round's declarations began, from the seat that declared
+        first (the chairman then; the chairmanship may pass on meanwhile when the chairman leaves)."""
+        first = self.declared[0][0] if self.declared else self.chairman
+        return tuple((first + i) % self.seats for i in range(self.seats))
 
     @property
     def to_act(self) -> frozenset[int]:
@@ -277,6 +280,22 @@ def new_game(seats: int, variants: Variants = Variants(), decks: Iterable[Sequen
     if not deck_list:
         raise BadSetup("a match needs at least one game")
     return State(seats, variants, tuple(deck_list), chairman, (Sheet(),) * seats, (0,) * seats)
+
+
+def still_playing(chairman: int, seats: int, gone: Iterable[int]) -> int:
+    """Who holds the chairmanship: ``chairman``, or when that seat has left, the next seat in declaring order
+    still playing (RULES: a seat that left cannot chair). Everyone gone: ``chairman`` (the game is over then)."""
+    out = frozenset(gone)
+    return next((s for s in ((chairman + i) % seats for i in range(seats)) if s not in out), chairman)
+
+
+def leave(state: State, seats: Iterable[int]) -> State:
+    """``seats`` left the game (their forfeit was just applied): they play no more, and a chairman among them
+    passes the chairmanship on at once."""
+    gone = state.gone | frozenset(seats)
+    if gone == state.gone:
+        return state
+    return replace(state, gone=gone, chairman=still_playing(state.chairman, state.seats, gone))
 
 
 def _expect(state: State, kind: str) -> None:
@@ -363,7 +382,7 @@ def play_round(state: State, picks: Mapping[int, int | None], *, table_rule: boo
     for s, n in fighters:
         sheets[s] = sheets[s].use(n, round_no)
     scores = tuple(a + b for a, b in zip(state.scores, outcome.points, strict=True))
-    chairman = state.chairman if outcome.winner is None else outcome.winner
+    chairman = still_playing(state.chairman if outcome.winner is None else outcome.winner, state.seats, state.gone)
     fought = {s for s, _ in fighters}
     last = tuple(s for s in sorted(fought) if sheets[s].unused_count == 1) if state.variants.openness else ()
     ended = round_no == len(state.decks[state.game]) or any(sh.unused_count == 0 for sh in sheets)

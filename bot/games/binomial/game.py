@@ -53,6 +53,9 @@ def fight(number: int) -> dict[str, Any]:
 
 
 PASS: Mapping[str, Any] = {"fight": False}
+# The mark of a forfeit (a seat that left or was kicked) on its action in the log: folded, it takes the seat out
+# of the game for good (engine.leave). Logs written before it simply have no such mark.
+LEFT = "left"
 
 
 class BinomialGame:
@@ -150,14 +153,19 @@ class BinomialGame:
         for seat in actions:
             if seat not in state.to_act:
                 raise NotYourTurn(kind)
+        after: State
+        event: Event
         if kind == "place":
-            return engine.place(state, {seat: _cell_of(a) for seat, a in actions.items()})
-        if kind == "pick":
-            return engine.pick_all(state, {seat: _number_of(a) for seat, a in actions.items()})
-        (seat,) = state.to_act
-        if seat not in actions:
-            raise NotYourTurn("declare")
-        return engine.declare(state, seat, _number_of(actions[seat]))
+            after, event = engine.place(state, {seat: _cell_of(a) for seat, a in actions.items()})
+        elif kind == "pick":
+            after, event = engine.pick_all(state, {seat: _number_of(a) for seat, a in actions.items()})
+        else:
+            (seat,) = state.to_act
+            if seat not in actions:
+                raise NotYourTurn("declare")
+            after, event = engine.declare(state, seat, _number_of(actions[seat]))
+        # the seats that left are out once their forfeit is applied (the round they were in is played first)
+        return engine.leave(after, (s for s, a in actions.items() if a.get(LEFT) is True)), event
 
     def timeout(self, state: State, missing: frozenset[Seat]) -> Step:
         if state.kind == "place":
@@ -165,6 +173,11 @@ class BinomialGame:
         if state.kind in ("declare", "pick"):
             return {s: dict(PASS) for s in missing}
         return {}
+
+    def forfeit(self, state: State, seats: frozenset[Seat]) -> Step:
+        """Seats that left or were kicked: the deadline's default (first free cell, pass), marked as a forfeit so
+        that the engine takes them out (a chairman among them passes the chairmanship on)."""
+        return {s: {**action, LEFT: True} for s, action in self.timeout(state, seats).items()}
 
     def view(self, state: State, seat: Seat | None) -> View:
         return view_of(state, seat)

@@ -1,6 +1,12 @@
 """Every number and card fact that defines Binomial, in one place (see shared RULES.md, section Binomial).
 
 A correction to the rules should be a one-line change here.
+
+Where the rule text is silent (decisions of this bot, besides RULES.md):
+- A seat that leaves the game (or is kicked) plays no more and cannot chair: when the chairman leaves, the
+  chairmanship passes at once to the next seat in declaring order (seat order from the chairman) still playing.
+  A round whose declarations began keeps its order; the next round starts from the new chairman. The engine
+  learns who left from the forfeit marked on the seat's action in the log (game.LEFT), so a replay agrees.
 """
 
 from collections.abc import Callable

@@ -91,6 +91,8 @@ MESSAGES = {
     "binomial.pick.fight": "Fight with {number}",
     "binomial.pick.pass": "Pass",
     "binomial.ack.for": "Round {round}, {card}:",
+    "binomial.step.round": "round {round} ({card})",
+    "binomial.step.roll": "roll {roll} of {rolls}",
     "binomial.ack.cell": "Your digit goes in {cell}.",
     "binomial.ack.placed": "{digit} goes in {cell}. You may change it until everyone has placed.",
     "binomial.ack.placed_changed": "Changed: {digit} now goes in {cell}.",

@@ -94,6 +94,8 @@ MESSAGES = {
     "binomial.pick.fight": "Combattre avec {number}",
     "binomial.pick.pass": "Passer",
     "binomial.ack.for": "Manche {round}, {card} :",
+    "binomial.step.round": "la manche {round} ({card})",
+    "binomial.step.roll": "le lancer {roll} sur {rolls}",
     "binomial.ack.cell": "Votre chiffre va en {cell}.",
     "binomial.ack.placed": "{digit} va en {cell}. Vous pouvez changer tant que tout le monde n'a pas placé.",
     "binomial.ack.placed_changed": "Changé : {digit} va maintenant en {cell}.",

@@ -90,6 +90,7 @@ MESSAGES = {
     "thenumber.digits.description": "{board}\nAvailable: {available} · crossed off: {crossed}",
     "thenumber.list.and": " and ",
     "thenumber.digits.none": "none",
+    "thenumber.step": "round {round}, turn {turn}",
     "thenumber.ack.locked": ("Locked in {number} for round {round}, turn {turn} of the game in {channel}; you can "
                              "change it until the reveal."),
     "thenumber.ack.changed": ("Changed to {number} for round {round}, turn {turn} of the game in {channel}; you can "

@@ -90,6 +90,7 @@ MESSAGES = {
     "thenumber.digits.description": "{board}\nDisponibles : {available} · barrés : {crossed}",
     "thenumber.list.and": " et ",
     "thenumber.digits.none": "aucun",
+    "thenumber.step": "la manche {round}, tour {turn}",
     "thenumber.ack.locked": ("{number} enregistré pour la manche {round}, tour {turn} de la partie de {channel} ; "
                              "vous pouvez le changer jusqu'à la révélation."),
     "thenumber.ack.changed": ("Remplacé par {number} pour la manche {round}, tour {turn} de la partie de {channel} ; "

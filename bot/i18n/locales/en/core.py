@@ -22,6 +22,10 @@ MESSAGES = {
     "core.done": "Done.",
     "core.dm.lobby": "The game in {channel} has not started yet.",
     "core.error.turn_over": "That turn is over. Use the newest turn message.",
+    "core.error.sent_before": ("That was sent during {then}, which is over, so it counts for nothing; {now} is "
+                               "open now: send your choice again."),
+    "core.error.sent_before_step": ("That was sent before the step open now began, so it counts for nothing: "
+                                    "send your choice again."),
     "core.error.not_offered": ("That is not one of the choices this turn offers: "
                                "use the buttons of the newest turn message."),
     "core.error.their_turn": "It is {name}'s turn, not yours.",

@@ -24,6 +24,10 @@ MESSAGES = {
     "core.done": "C'est fait.",
     "core.dm.lobby": "La partie dans {channel} n'a pas encore commencé.",
     "core.error.turn_over": "Ce tour est terminé. Utilisez le dernier message de tour.",
+    "core.error.sent_before": ("Ce message a été envoyé pendant {then}, qui est fini : il ne compte pas. En cours "
+                               "maintenant : {now}. Renvoyez votre choix."),
+    "core.error.sent_before_step": ("Ce message a été envoyé avant le début de l'étape en cours : il ne compte "
+                                    "pas. Renvoyez votre choix."),
     "core.error.not_offered": ("Ce choix ne fait pas partie de ceux que ce tour propose : "
                                "utilisez les boutons du dernier message de tour."),
     "core.error.their_turn": "C'est au tour de {name}, pas au vôtre.",
