@@ -17,6 +17,7 @@ import aiohttp
 import asyncpg
 import discord
 import yarl
+from dotenv import dotenv_values
 from pydantic import ValidationError
 
 from bot.settings import Settings, env_file
@@ -99,6 +100,10 @@ def check_before_connecting(settings: Settings) -> str:
     token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
     if not token:
         found = env_file()
+        if "DISCORD_TOKEN" in os.environ and found is not None and _file_token(found):
+            # pydantic-settings lets the environment win even when it is empty: say so, or the file looks ignored
+            raise StartupError(f"DISCORD_TOKEN is set but empty in the environment, which hides the token in "
+                               f"{found}: unset it (unset DISCORD_TOKEN) or give it the token", 2)
         where = (f"put DISCORD_TOKEN=... in {found} or in the environment" if found else
                  "no .env in the working directory or next to the project (copy .env.example to .env and "
                  "fill it in) and none in the environment")
@@ -111,6 +116,15 @@ def check_before_connecting(settings: Settings) -> str:
     if problem:
         raise StartupError(f"database {describe(settings.database_url, settings.database_path)}: {problem}", 2)
     return token
+
+
+def _file_token(path: os.PathLike[str]) -> bool:
+    """Whether the ``.env`` at ``path`` gives DISCORD_TOKEN a non-empty value."""
+    try:
+        value = dotenv_values(path, encoding="utf-8-sig").get("DISCORD_TOKEN")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return bool(value and value.strip())
 
 
 async def probe_gateway(url: str) -> None:

@@ -187,7 +187,7 @@ async def test_numerology_status_says_who_placed_and_other_presses_are_private(w
     text = world.fake.visible_text(message)
     assert f"Roll 1 of 16: {digit} - placed: nobody; waiting: Ana, Ben" in text
     stranger = await (await world.users["cy"].click(message, "Place secretly")).wait()
-    assert stranger.ephemeral and "turn" in stranger.content
+    assert stranger.ephemeral and "not playing in this game" in stranger.content  # not at this table
     opened = await (await world.users["ana"].click(message, "Place secretly")).wait()
     assert opened.ephemeral and opened.message is not None
     labels = [b.get("label") for b in buttons(opened.message)]

@@ -79,11 +79,13 @@ async def test_another_player_pressing_a_move_is_told_whose_turn_it_is(world: Wo
     assert message is not None
     mover = whose_turn(world, message, PLAYERS)
     other = next(n for n in (*PLAYERS, "cy") if n != mover)
-    for name in (other, "cy"):
-        refused = await (await world.users[name].click(message, buttons(message)[0]["custom_id"])).wait()
-        display = world.users[mover].user.display_name
-        assert (refused.ephemeral and f"It is 🔺 {display}'s turn" in refused.content) or \
-            f"{display}'s turn" in refused.content, refused.content
+    refused = await (await world.users[other].click(message, buttons(message)[0]["custom_id"])).wait()
+    display = world.users[mover].user.display_name
+    assert (refused.ephemeral and f"It is 🔺 {display}'s turn" in refused.content) or \
+        f"{display}'s turn" in refused.content, refused.content
+    # someone not seated is told they are not at this table, not whose turn it is (issue 34, point 15)
+    stranger = await (await world.users["cy"].click(message, buttons(message)[0]["custom_id"])).wait()
+    assert stranger.ephemeral and "not playing in this game" in stranger.content, stranger.content
     assert turn_step(world.fake.world.messages[message.id]) == turn_step(message)  # nothing moved
 
 
@@ -208,8 +210,10 @@ async def test_a_move_committed_but_never_posted_is_told_once_after_restart(worl
     await world.restart()
     following = await next_turn(world, step)  # type: ignore[arg-type]
     display = world.users[mover].user.display_name
+    # the missed move is told once: in its own turn message, closed after the restart, not again below it
+    assert f"{display} rolled" in world.fake.visible_text(world.fake.world.messages[message.id])
     if following is not None:
-        assert f"{display} rolled" in world.fake.visible_text(following)  # the missed move is told in it
+        assert f"{display} rolled" not in world.fake.visible_text(following)
     await world.restart()
     after = [m for m in world.fake.messages(world.general) if m.author_id == BOT_USER_ID]
     assert len(after) == posted + 1  # one new message, whatever the restarts

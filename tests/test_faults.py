@@ -93,12 +93,14 @@ async def test_a_long_outage_is_caught_up_later(world: World) -> None:
     await reveal_is_caught_up_once(world)
 
 
-async def test_a_deleted_channel_ends_the_game_and_tells_the_host(world: World) -> None:
+async def test_a_deleted_channel_ends_the_game_and_tells_every_player(world: World) -> None:
     await world.start_game(("ana", "ben"))
     await world.dm("ana", "513")
     await world.fake.delete_channel(world.general)
-    note = await eventually(lambda: [m for m in world.fake.dms(world.users["ana"]) if "was stopped" in m.content])
-    assert "channel was deleted" in note[0].content
+    for name in ("ana", "ben"):  # the host and the others alike (issue 34, point 13)
+        note = await eventually(lambda n=name: [m for m in world.fake.dms(world.users[n])
+                                                if "was stopped" in m.content])
+        assert "channel was deleted" in note[0].content
     record = await world.bot.store.load_game(1)
     assert record.status == "cancelled" and [a.kind for a in record.actions] == ["start", "choose"]
     answer = await world.dm("ben", "240")
@@ -111,8 +113,10 @@ async def test_losing_send_messages_ends_the_game_cleanly(world: World) -> None:
     await world.fake.set_bot_permission(world.general, False, "send_messages")
     await world.dm("ana", "513")
     await world.dm("ben", "240")  # the reveal is refused with 403 / 50013
-    note = await eventually(lambda: [m for m in world.fake.dms(world.users["ana"]) if "was stopped" in m.content])
-    assert "no longer allowed to post" in note[0].content
+    for name in ("ana", "ben"):
+        note = await eventually(lambda n=name: [m for m in world.fake.dms(world.users[n])
+                                                if "was stopped" in m.content])
+        assert "no longer allowed to post" in note[0].content
     record = await world.bot.store.load_game(1)
     assert record.status == "cancelled" and record.phase == 1  # the turn itself was kept
     refused = [r for r in world.fake.requests_to("POST", posts_in(world)) if r.status == 403]

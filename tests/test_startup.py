@@ -137,6 +137,19 @@ def test_a_utf16_env_file_is_one_line_naming_it(tmp_path: Path) -> None:
     assert one_line(done) == f"cannot read {tmp_path / '.env'}: it is not UTF-8 text (save it as UTF-8)"
 
 
+def test_an_empty_environment_token_says_it_hides_the_env_files(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\n", encoding="utf-8")
+    done = start_bot(tmp_path, DISCORD_TOKEN="", DATABASE_PATH=str(tmp_path / "db.sqlite3"))
+    assert done.returncode == 2
+    line = one_line(done)
+    assert line.startswith("DISCORD_TOKEN is set but empty in the environment, which hides the token in "), line
+    assert str(tmp_path / ".env") in line and "unset DISCORD_TOKEN" in line
+    # with nothing in the file either, the usual line
+    (tmp_path / ".env").write_text("TURN_SECONDS=45\n", encoding="utf-8")
+    done = start_bot(tmp_path, DISCORD_TOKEN="", DATABASE_PATH=str(tmp_path / "db.sqlite3"))
+    assert done.returncode == 2 and one_line(done).startswith("DISCORD_TOKEN is not set: put DISCORD_TOKEN=")
+
+
 def test_env_file_is_read_from_the_working_directory_then_next_to_the_project(tmp_path: Path) -> None:
     here, project = tmp_path / "here", tmp_path / "project"
     here.mkdir()

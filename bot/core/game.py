@@ -79,8 +79,19 @@ class RuleError(Exception):
     """
 
     def __init__(self, message: str, key: str = "rule", **values: Any) -> None:
-        self.key, self.values = key, values
+        # A value may be what the player typed (a DM of any length): only a short excerpt is ever quoted back,
+        # so every refusal fits Discord's 2,000 characters whatever was sent.
+        self.key = key
+        self.values = {k: excerpt(v) if isinstance(v, str) else v for k, v in values.items()}
         super().__init__(message)
+
+
+QUOTE_LIMIT = 40  # characters of a player's text quoted back in a refusal
+
+
+def excerpt(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` as a refusal may quote it: at most ``limit`` characters, an ellipsis when cut."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 # Optional: AI that starts from what the players' past games showed -----------------------------------

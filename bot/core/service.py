@@ -13,6 +13,7 @@ import asyncio
 import gc
 import logging
 import secrets
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -39,6 +40,12 @@ ABANDONED = "abandoned: fewer than two players left"
 # How many of each player's finished games against this bot a learning AI starts from (the newest): enough to
 # see a habit, few enough that one read at the start stays small, and people change how they play.
 PAST_GAMES_PER_PLAYER = 20
+
+
+def typed(text: str) -> str:
+    """What a player typed, read the same way for every game: Unicode NFKC (full-width "３ｂ" is "3b", as
+    Japanese keyboards type it), then trimmed. Games parse only this form."""
+    return unicodedata.normalize("NFKC", text).strip()
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,7 +308,7 @@ class GameService(LobbyService):
             prompt = table.prompt
             if prompt is None or seat not in prompt.seats:
                 raise NotYourTurn()
-            move = dict(game.parse(table.state, seat, text) if text is not None
+            move = dict(game.parse(table.state, seat, typed(text)) if text is not None
                         else game.check(table.state, seat, action or {}))
             if not prompt.sealed:
                 report = await self._commit(table, {seat: move}, "moved")

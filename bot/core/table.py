@@ -173,10 +173,18 @@ class Table:
 
     def away(self, seat: Seat) -> bool:
         """True when ``seat`` timed out in each of the last two steps that asked it."""
-        key = str(seat)
-        asked = [p for p in self.steps if key in p["step"] or seat in p.get("timed_out", ())]
-        recent = asked[-AWAY_AFTER_MISSES:]
-        return len(recent) == AWAY_AFTER_MISSES and all(seat in p.get("timed_out", ()) for p in recent)
+        return self.misses_in_a_row(seat) >= AWAY_AFTER_MISSES
+
+    def misses_in_a_row(self, seat: Seat) -> int:
+        """How many of the latest steps that asked ``seat`` it let time out, counted back to one it acted in."""
+        key, misses = str(seat), 0
+        for payload in reversed(self.steps):
+            if key not in payload["step"] and seat not in payload.get("timed_out", ()):
+                continue  # a step that did not ask this seat
+            if seat not in payload.get("timed_out", ()):
+                break
+            misses += 1
+        return misses
 
     def advance(self, state: Any, payload: Mapping[str, Any], deadline: float | None, finished: bool) -> None:
         """The step just committed to the store: the next step starts with no drafts."""

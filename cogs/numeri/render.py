@@ -91,7 +91,20 @@ def legal_label(view: NumeriView, seat: int, moves: Sequence[int], lang: str) ->
                        end="?" if end is None else end))
         if end is not None:
             positions, _ = engine.step(positions, seat, token)
-    return " + ".join(parts)
+    label = " + ".join(parts)
+    return t("numeri.choice.ends", lang, moves=label) if engine.ended(positions) else label
+
+
+def winner_seats(view: NumeriView, seats: Sequence[SeatInfo]) -> list[int]:
+    """The best total among the seats still at the table: a seat that left forfeited (it wins nothing)."""
+    gone = {s.seat for s in seats if s.gone}
+    playing = [s for s in range(view.seats) if s not in gone] or list(range(view.seats))
+    best = max(view.scores[s] for s in playing)
+    return [s for s in playing if view.scores[s] == best]
+
+
+def winners_line(view: NumeriView, seats: Sequence[SeatInfo], lang: str) -> str:
+    return t("numeri.final.winners", lang, names=", ".join(who(seats, s) for s in winner_seats(view, seats)))
 
 
 def points_line(view: NumeriView, seat: int, lang: str) -> str:
@@ -142,9 +155,7 @@ class NumeriPresenter(Presenter):
         return Card(embeds=(embed,), pictures=(pic,))
 
     def final(self, view: NumeriView, seats: Sequence[SeatInfo], since: Sequence[Happened], lang: str) -> Card:
-        winners = [who(seats, s) for s in range(view.seats) if view.scores[s] == max(view.scores)]
-        text = "\n\n".join(x for x in (self.since_text(since, seats, lang),
-                                       t("numeri.final.winners", lang, names=", ".join(winners))) if x)
+        text = "\n\n".join(x for x in (self.since_text(since, seats, lang), winners_line(view, seats, lang)) if x)
         embed, pic = self._board_embed(t("numeri.final.title", lang), text, view, seats, lang)
         for seat in range(view.seats):
             embed.add_field(name=t("numeri.final.seat", lang, name=who(seats, seat), score=view.scores[seat]),
@@ -174,7 +185,9 @@ class NumeriPresenter(Presenter):
             embed.add_field(name=f"{who(seats, seat)}{mark}", value=t("numeri.score.line", lang,
                                                                       score=view.scores[seat], tokens=tokens),
                             inline=False)
-        if not view.over:
+        if view.over:  # after the end, /score says who won, as the final message does
+            embed.description = winners_line(view, seats, lang)
+        else:
             embed.set_footer(text=t("numeri.score.turn", lang, name=who(seats, view.current)))
         return Card(embeds=(embed,))
 

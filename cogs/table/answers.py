@@ -58,8 +58,17 @@ async def settled(interaction: Interaction) -> None:
         await guard.settle()
 
 
+MESSAGE_LIMIT = 2000  # Discord's limit for a message's content
+
+
+def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """A private line cut to Discord's limit: a refusal is answered even if something in it ran long."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 async def reply(interaction: Interaction, text: str, **kwargs: Any) -> None:
     """Answer privately, whether or not the interaction was already answered (or deferred)."""
+    text = fit(text)
     await settled(interaction)
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True, **kwargs)

@@ -404,6 +404,8 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         """Why the current step does not take this user's action: the game's own reason, else whose turn."""
         presenter = self.presenters[table.record.kind]
         seated = table.record.seat_of(user_id) if user_id is not None else None
+        if user_id is not None and seated is None:  # not at this table at all (never seated, or left)
+            return Refused(t("core.error.not_in_game", lang))
         if user_id is not None and table.running:
             why = presenter.not_asked(table.game.view(table.state, None), seated.seat if seated else None, lang)
             if why:
@@ -419,8 +421,8 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             lang = await self._lang(interaction)
             table = await self._current(game_id, step)
             _, legal, inputs = self._inputs_for(table, interaction.user.id, lang)
-            if not 0 <= index < len(inputs.choices):
-                raise TurnOver(table.step)
+            if not 0 <= index < len(inputs.choices):  # a forged custom_id: this step never offered it
+                raise Refused(t("core.error.not_offered", lang))
             choice = inputs.choices[index]
             if not choice.actions:  # nothing this seat can pick (said privately: the buttons are public)
                 raise Refused(choice.none or t("core.error.turn_over", lang))
@@ -439,8 +441,8 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             lang = await self._lang(interaction)
             table = await self._current(game_id, step)
             _, legal, _ = self._inputs_for(table, interaction.user.id, lang)
-            if not 0 <= index < len(legal):
-                raise TurnOver(table.step)
+            if not 0 <= index < len(legal):  # a forged select value: never offered
+                raise Refused(t("core.error.not_offered", lang))
             await self._act(interaction, table, step, legal[index], lang, on_turn_message=False)
 
     def _inputs_for(self, table: Table, user_id: int, lang: str) -> tuple[int, list[Action], Any]:

@@ -24,6 +24,7 @@ Interaction = discord.Interaction[Any]
 LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
 TEXT_FIELD_ID = "text"
 GAME = r"(?P<game>[a-z][a-z0-9_]*)"
+_INDEX = re.compile(r"[0-9]{1,6}")  # a choice's index as the bot writes it in a custom_id or a select value
 MODAL_ID = re.compile(r"play:" + GAME + r":(?P<id>\d+):(?P<step>\d+):text")
 
 
@@ -104,7 +105,11 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         if self.index == "seal":
             await _cog(interaction).open_private(interaction, self.game, self.game_id, self.step)
         else:
-            await _cog(interaction).press(interaction, self.game, self.game_id, self.step, int(self.index))
+            # \d (the template) also matches other scripts' digits: only the ASCII index the bot wrote is a
+            # choice; anything else is refused as never offered (-1)
+            raw = str((interaction.data or {}).get("custom_id", "")).rsplit(":", 1)[-1]
+            index = int(raw) if _INDEX.fullmatch(raw) else -1
+            await _cog(interaction).press(interaction, self.game, self.game_id, self.step, index)
 
 
 class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -124,7 +129,8 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     async def callback(self, interaction: Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
-        index = int(values[0]) if values and str(values[0]).isdigit() else -1
+        # only the ASCII index the bot wrote ("²" passes isdigit() and fails int()): -1 is refused as not offered
+        index = int(values[0]) if values and _INDEX.fullmatch(str(values[0])) else -1
         await _cog(interaction).pick(interaction, self.game, self.game_id, self.step, index)
 
 

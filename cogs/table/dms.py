@@ -17,6 +17,7 @@ from bot.core.errors import NotYourTurn
 from bot.core.game import RuleError
 from bot.i18n import DEFAULT, t
 
+from .answers import fit
 from .presenter import Presenter
 from .refusals import USER_ERRORS, explain, word
 
@@ -86,6 +87,7 @@ class DirectMessages:
 
     async def _dm_reply(self: TableCog, user_id: int, channel: discord.abc.Messageable, line: str, nonce: str) -> None:
         """Answer a DM, but a burst of DMs gets a few answers and then only the newest one."""
+        line = fit(line)
         if self.throttle.allow(user_id):
             try:
                 await self.talk.send(channel, nonce=nonce, content=line)

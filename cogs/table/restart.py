@@ -211,11 +211,11 @@ class Restarts:
         return None
 
     def _closed_cards(self: Talk, table: Table, full: GameRecord) -> list[tuple[int, list[Card]]]:
-        """How the thread message of each resolved step not marked told reads once closed (every language; no
-        ``since``, which ``done`` puts first), the newest step first: a presenter with threads only. At most
+        """How the turn message of each resolved step not marked told reads once closed with ``done`` (every
+        language; no ``since``, which ``done`` puts first), the newest step first. At most
         the newest CLOSED_LOOKBACK steps: a stop falls between one edit and its mark, and a step or two on."""
         presenter = self.presenter(table)
-        if not presenter.threads or presenter.reports:
+        if presenter.reports:  # a step told in a report of its own is recognised by ``reported``
             return []
         seats = seat_infos(table)
         steps = range(full.phase - 1, max(-1, full.announced_phase, full.phase - 1 - CLOSED_LOOKBACK), -1)

@@ -33,7 +33,7 @@ import discord
 from bot.core.game import Prompt
 from bot.core.locks import KeyedLocks
 from bot.core.service import GameService, StepReport
-from bot.core.table import Table
+from bot.core.table import AWAY_AFTER_MISSES, Table
 from bot.i18n import LANGUAGES, t
 from storage.base import GameRecord
 
@@ -91,6 +91,8 @@ class Talk(Restarts):
         # budget of 2N + 3 calls, so a step never costs more however the choices are spread. A game reminded
         # in the channel (``reminder_line``) has one spare call: its reminder edit, or the close after a DM.
         self._spare_calls: dict[int, int] = {}
+        # Finished games whose end the channel refused (no permission): how many retries so far.
+        self._waiting_finals: dict[int, int] = {}
         self._sweeping: asyncio.Task[None] | None = None
         # After a start, until restore() is done: the games already caught up (see take_up).
         self.restored = False
@@ -211,10 +213,15 @@ class Talk(Restarts):
         return None
 
     async def channel_failed(self, record: GameRecord, exc: discord.HTTPException) -> None:
-        """The channel is gone or the bot may not speak there: end the game cleanly, tell the host."""
+        """The channel is gone or the bot may not speak there: end the game cleanly, tell every player.
+        A game already finished has nothing to stop: its end is tried again like any announcement."""
         log.warning("game %s: channel %s refused a message (%s %s)", record.id, record.channel_id,
                     exc.status, getattr(exc, "code", 0))
-        await self.stop_game(record, "core.stop.channel_deleted" if exc.status == 404 else "core.stop.no_permission")
+        if record.status == "finished":
+            await self._final_waits(record, exc)
+            return
+        await self.stop_game(record, "core.stop.channel_deleted" if exc.status == 404 else "core.stop.no_permission",
+                             everyone=True)
 
     async def stop_game(self, record: GameRecord, why_key: str, *, everyone: bool = False) -> None:
         """End a game that cannot go on; ``why_key`` is the catalogue key of the reason. The host is told, or
@@ -229,10 +236,30 @@ class Talk(Restarts):
             for user_id in dict.fromkeys(people):
                 await self.send_dm(user_id, text)
 
+    async def _final_waits(self, record: GameRecord, exc: discord.HTTPException) -> None:
+        """The end of a finished game could not be posted (the stop that a running game gets would change
+        nothing: the result is stored). It is tried again on the backoff, then every minute, until the channel
+        takes it (permission given back) or is gone; the host is told once why it waits."""
+        game_id = record.id
+        if exc.status == 404:  # the channel is gone: nothing will ever take it
+            self._waiting_finals.pop(game_id, None)
+            await self.service.announced(game_id, record.phase - 1)
+            return
+        attempt = self._waiting_finals.get(game_id)
+        self._waiting_finals[game_id] = 0 if attempt is None else attempt + 1
+        self.scheduler.schedule((CATCH_UP, game_id), self.bot.clock.now() + self.backoff(attempt or 0),
+                                lambda: self.catch_up(game_id))
+        if attempt is None:
+            lang = await self.languages.for_game(record)
+            await self.send_dm(record.host_id, t("core.dm.final_waits", lang, game=self.presenter(record).title(lang),
+                                                 channel=f"<#{record.channel_id}>"))
+
     async def channel_deleted(self, channel_id: int) -> None:
         record = await self.store.open_game_in_channel(channel_id)
         if record is not None and record.kind in self.service.games:
-            await self.stop_game(record, "core.stop.channel_deleted")
+            # every seated player hears it (as when the bot is removed from the server): their next DM would
+            # otherwise only be answered "you are not in a game"
+            await self.stop_game(record, "core.stop.channel_deleted", everyone=True)
 
     async def abandoned(self, record: GameRecord, status_message_id: int | None) -> None:
         """Fewer than two players are left: say in the channel that the game ended and counts for nobody."""
@@ -304,9 +331,10 @@ class Talk(Restarts):
                                           presenter.done(happened(table, ended), seats, up.since, lang))
         if up is not None and any(r.step >= up.step for r in reports):
             self.turn_messages.pop(table.id, None)
-        # A presenter that keeps one message per thread told the ended step in that message already (unless
-        # that edit failed); others tell it again at the top of the next turn message.
-        told = up.step if up is not None and closed and presenter.threads else None
+        # The closed turn message tells its ended step (``done``: the move made), whether an interaction closed it
+        # or this edit did: the next turn message must not tell it again (each step is told once). Only when the
+        # edit failed is it told at the top of the next one.
+        told = up.step if up is not None and closed else None
         if told is not None and any(r.step == told for r in reports):
             await self._mark_told(table, told)  # told in its own message: a restart must not repeat it
         since = [happened(table, r) for r in reports if r.step not in (shown, told)]
@@ -448,6 +476,7 @@ class Talk(Restarts):
             if message is None:
                 message = await self.post(record, nonce=self.nonce(presenter, "final", game_id, step), card=card)
             if message is not None:
+                self._waiting_finals.pop(game_id, None)
                 await self.service.announced(game_id, step - 1)
             return
         prompt = table.prompt
@@ -513,11 +542,19 @@ class Talk(Restarts):
             return False
 
     async def tell_timed_out(self, table: Table, reports: Sequence[StepReport]) -> None:
-        """DM each seat the deadline acted for what was done in its name (the presenter's optional hook)."""
-        hook = self.presenter(table).timed_out
+        """DM each seat the deadline acted for what was done in its name (the presenter's optional hook), and
+        once, to a seat this made away, that it is marked away (no more reminders) and how to come back."""
         if not any(report.timed_out for report in reports):
             return
         lang = await self.languages.for_game(table.record)
+        presenter = self.presenter(table)
+        title = presenter.title(lang)
+        for seat in sorted({s for report in reports for s in report.timed_out}):
+            user_id = table.seat(seat).user_id
+            if user_id is not None and table.misses_in_a_row(seat) == AWAY_AFTER_MISSES:
+                await self.send_dm(user_id, t("core.dm.away", lang, game=title,
+                                              channel=f"<#{table.record.channel_id}>", misses=AWAY_AFTER_MISSES))
+        hook = presenter.timed_out
         game = table.game
         for report in reports:
             for seat in sorted(report.timed_out):
@@ -601,7 +638,8 @@ class Talk(Restarts):
         view = table.game.view(table.state, None)
         for seat in sorted(table.awaited()):
             user_id = table.seat(seat).user_id
-            if user_id is not None:
+            # an away player was told once how to come back: no reminder until they act again
+            if user_id is not None and not table.away(seat):
                 self._spare_calls[table.id] = self._spare_calls.get(table.id, len(record.seats) + 1) - 1
                 await self.send_dm(user_id, self.presenter(table).reminder(view, seat, left, record.channel_id, lang))
 

@@ -3,7 +3,7 @@
 They are the core's ``RuleError`` (``key`` names the message for other languages, ``values`` fill it).
 """
 
-from bot.core.game import RuleError
+from bot.core.game import RuleError, excerpt
 
 from .rules import CELLS, Card, show
 
@@ -14,7 +14,7 @@ class BinomialError(RuleError):
 
 class BadCell(BinomialError):
     def __init__(self, text: str) -> None:
-        super().__init__(f"{text!r} is not a cell: write one of {CELLS[0]} {CELLS[1]} ... {CELLS[-1]}",
+        super().__init__(f"{excerpt(text)!r} is not a cell: write one of {CELLS[0]} {CELLS[1]} ... {CELLS[-1]}",
                          "bad_cell", text=text)
 
 

@@ -8,6 +8,7 @@ kept in the state but never in ``view(state, None)`` nor in an event before the 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any
@@ -100,7 +101,8 @@ class BinomialGame:
         return [dict(PASS), *(fight(n) for n in numbers)]
 
     def parse(self, state: State, seat: Seat, text: str) -> Action:
-        word = " ".join(text.strip().lower().split())
+        # NFKC as every game reads typed text: full-width "３ｂ" is 3b
+        word = " ".join(unicodedata.normalize("NFKC", text).strip().lower().split())
         if state.kind == "place":
             return self.check(state, seat, {"cell": word})
         if state.kind in ("declare", "pick"):

@@ -3,7 +3,7 @@
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.core.game import RuleError
+from bot.core.game import RuleError, excerpt
 
 from .rules import DIE_FACES, MAX_SEATS, MIN_SEATS, SPLITS, TOKENS
 
@@ -29,8 +29,8 @@ class BadRoll(NumeriError):
 
 class BadToken(NumeriError):
     def __init__(self, token: Any) -> None:
-        super().__init__(f"tokens are numbered {TOKENS[0]} to {TOKENS[-1]}, not {token!r}", "bad_token",
-                         token=str(token))
+        super().__init__(f"tokens are numbered {TOKENS[0]} to {TOKENS[-1]}, not {excerpt(repr(token))}",
+                         "bad_token", token=str(token))
 
 
 class GameOver(NumeriError):
@@ -126,7 +126,7 @@ class EndedMidSplit(NumeriError):
 
 class BadInput(NumeriError):
     def __init__(self, text: str) -> None:
-        super().__init__(f"type the token to move, like 4, or two for a split, like 1 3 (not {text!r})",
+        super().__init__(f"type the token to move, like 4, or two for a split, like 1 3 (not {excerpt(text)!r})",
                          "bad_input", text=text)
 
 

@@ -7,6 +7,7 @@ step. A roll that allows no move passes the turn when it is applied, so the next
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any
@@ -40,6 +41,27 @@ def moves_value(value: Any) -> list[int]:
 _SEPARATORS = re.compile(r"[\s+,]+")
 
 
+# An action lists the tokens a throw moves. A split whose first part ends the game moves only that token (its
+# second part is never made): its action is that one token, as a replay script lists it, so that a button, a
+# DM or an export never shows a move that is not made. The engine knows it as the split.
+def made(state: State, choice: Sequence[int]) -> tuple[int, ...]:
+    """The tokens ``choice`` (legal, as the engine lists it) really moves."""
+    tokens = tuple(choice)
+    return tokens[:1] if engine.first_part_ends(state, tokens) else tokens
+
+
+def split_of(state: State, moves: list[int]) -> list[int]:
+    """``moves`` as the engine's choice: one token that is the first part of a split ending the game is that
+    split (a single move of that token, if the roll allows one, comes first: it is the same move)."""
+    if len(moves) != 1 or state.roll is None or state.over:
+        return moves
+    legal = engine.legal_choices(state.positions, state.seats, state.current, state.roll)
+    if tuple(moves) in legal:
+        return moves
+    split = next((c for c in legal if len(c) == 2 and c[0] == moves[0] and engine.first_part_ends(state, c)), None)
+    return list(split) if split is not None else moves
+
+
 class Numeri:
     key = GAME_KEY
     title = TITLE
@@ -60,10 +82,12 @@ class Numeri:
     def legal(self, state: State, seat: Seat) -> Sequence[Action]:
         if state.over or state.roll is None or seat != state.current:
             return []
-        return [{"moves": list(c)} for c in engine.legal_choices(state.positions, state.seats, seat, state.roll)]
+        return [{"moves": list(made(state, c))}
+                for c in engine.legal_choices(state.positions, state.seats, seat, state.roll)]
 
     def parse(self, state: State, seat: Seat, text: str) -> Action:
-        words = [w for w in _SEPARATORS.split(text.strip()) if w]
+        # NFKC as every game reads typed text: full-width "２" is 2 (other scripts' digits stay refused)
+        words = [w for w in _SEPARATORS.split(unicodedata.normalize("NFKC", text).strip()) if w]
         if not words or not all(w.isascii() and w.isdigit() for w in words):
             raise errors.BadInput(text)
         return self.check(state, seat, {"moves": [int(w) for w in words]})
@@ -77,7 +101,7 @@ class Numeri:
             raise errors.NotYourTurn(state.current)
         if not isinstance(action, Mapping) or "moves" not in action:
             raise errors.BadInput(repr(action))
-        return {"moves": list(engine.validate(state, moves_value(action["moves"])))}
+        return {"moves": list(made(state, engine.validate(state, split_of(state, moves_value(action["moves"])))))}
 
     def chance(self, state: State, rng: Random) -> Action:
         return {"roll": rng.choice(DIE_FACES)}
@@ -93,7 +117,7 @@ class Numeri:
         action = step.get(state.current)
         if action is None:
             raise errors.NotYourTurn(state.current)
-        return engine.move(state, self.check(state, state.current, action)["moves"])
+        return engine.move(state, split_of(state, self.check(state, state.current, action)["moves"]))
 
     def timeout(self, state: State, missing: frozenset[Seat]) -> Step:
         if state.over or state.roll is None or state.current not in missing:
@@ -110,7 +134,7 @@ class Numeri:
         return standing(state)
 
     def ai(self, view: NumeriView, seat: Seat, level: str, rng: Random) -> Action:
-        return {"moves": list(choose(view, seat, level, rng))}
+        return {"moves": list(made(view.state(), choose(view, seat, level, rng)))}
 
 
 def standing(state: State) -> Result:

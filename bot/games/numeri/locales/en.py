@@ -27,6 +27,7 @@ MESSAGES = {
     "numeri.move.enter": "token {token} enters on square {end}",
     "numeri.move.step": "token {token} moves {start} → {end}",
     "numeri.choice.part": "Token {token}: {start} → {end}",
+    "numeri.choice.ends": "{moves} · ends the game",
     "numeri.choice.placeholder": "Choose a move…",
     "numeri.turn.title": "Numeri · {name}'s turn",
     "numeri.turn.rolled": "🎲 {name} rolled **{roll}**: choose a move with the buttons below.",

@@ -27,6 +27,7 @@ MESSAGES = {
     "numeri.move.enter": "le pion {token} entre sur la case {end}",
     "numeri.move.step": "le pion {token} avance de {start} à {end}",
     "numeri.choice.part": "Pion {token} : {start} → {end}",
+    "numeri.choice.ends": "{moves} · fin de la partie",
     "numeri.choice.placeholder": "Choisissez un coup…",
     "numeri.turn.title": "Numeri · au tour de {name}",
     "numeri.turn.rolled": "🎲 {name} a fait **{roll}** : choisissez un coup avec les boutons ci-dessous.",

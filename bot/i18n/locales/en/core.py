@@ -22,6 +22,8 @@ MESSAGES = {
     "core.done": "Done.",
     "core.dm.lobby": "The game in {channel} has not started yet.",
     "core.error.turn_over": "That turn is over. Use the newest turn message.",
+    "core.error.not_offered": ("That is not one of the choices this turn offers: "
+                               "use the buttons of the newest turn message."),
     "core.error.their_turn": "It is {name}'s turn, not yours.",
     "core.error.ai_players": "This game takes 0 to {high} AI players at the start.",
     "core.error.try_again": "I was slow to answer; press the button again.",
@@ -31,6 +33,12 @@ MESSAGES = {
     "core.cmd.board.player": "Whose board (default: yours)",
     "core.dm.no_game": ("You are not in a game right now. Start one in a server channel with {start}, or join "
                         "one with its **Join** button; then send me your moves here."),
+    "core.dm.final_waits": ("Your game of {game} in {channel} is over, but I may not post its result there. Give "
+                            "me View Channel, Send Messages and Embed Links in that channel: I will post it as soon "
+                            "as I can. The result is saved."),
+    "core.dm.away": ("You let the time run out {misses} turns in a row in your game of {game} in {channel}, so you "
+                     "are marked away: the bot plays for you when the time runs out and stops reminding you. Make "
+                     "a move (a button on the turn message, or a DM) to come back."),
     "core.dm.stopped": "Your game of {game} in {channel} was stopped: {why}. Everything played so far is saved.",
     "core.stop.channel_deleted": "the channel was deleted",
     "core.stop.no_permission": "I am no longer allowed to post in that channel",

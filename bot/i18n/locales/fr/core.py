@@ -24,6 +24,8 @@ MESSAGES = {
     "core.done": "C'est fait.",
     "core.dm.lobby": "La partie dans {channel} n'a pas encore commencé.",
     "core.error.turn_over": "Ce tour est terminé. Utilisez le dernier message de tour.",
+    "core.error.not_offered": ("Ce choix ne fait pas partie de ceux que ce tour propose : "
+                               "utilisez les boutons du dernier message de tour."),
     "core.error.their_turn": "C'est au tour de {name}, pas au vôtre.",
     "core.error.ai_players": "Ce jeu accepte de 0 à {high} IA au départ.",
     "core.error.try_again": "J'ai répondu trop lentement ; appuyez à nouveau sur le bouton.",
@@ -33,6 +35,12 @@ MESSAGES = {
     "core.cmd.board.player": "Le plateau de qui (par défaut : le vôtre)",
     "core.dm.no_game": ("Vous n'êtes dans aucune partie. Lancez-en une dans un salon avec {start}, ou "
                         "rejoignez-en une avec son bouton **Rejoindre** ; envoyez-moi ensuite vos coups ici."),
+    "core.dm.final_waits": ("Votre partie de {game} dans {channel} est terminée, mais je n'ai pas le droit d'y "
+                            "publier le résultat. Donnez-moi Voir le salon, Envoyer des messages et Intégrer des "
+                            "liens dans ce salon : je le publierai dès que possible. Le résultat est enregistré."),
+    "core.dm.away": ("Vous avez laissé passer le temps {misses} tours de suite dans votre partie de {game} dans "
+                     "{channel} : vous êtes marqué absent. Le bot joue pour vous quand le temps est écoulé et ne "
+                     "vous rappelle plus. Jouez un coup (un bouton du message de tour, ou un MP) pour revenir."),
     "core.dm.stopped": ("Votre partie de {game} dans {channel} a été arrêtée : {why}. Tout ce qui a été joué est "
                         "enregistré."),
     "core.stop.channel_deleted": "le salon a été supprimé",
