@@ -161,7 +161,7 @@ def run_bot() -> int:
 
     from bot.client import bot_class
 
-    async def main() -> None:
+    async def main() -> int:
         async with bot_class(settings)(settings) as bot:
             try:
                 await bot.login(token)
@@ -169,10 +169,12 @@ def run_bot() -> int:
                 raise StartupError(f"cannot reach Discord at {api}: {exc or type(exc).__name__}", 1) from None
             await probe_gateway(settings.discord_gateway_url or DEFAULT_GATEWAY)
             await bot.connect()
+        # a bot that stopped itself says why in its exit status (3: its database file was deleted or replaced)
+        return int(getattr(bot, "exit_code", 0))
 
     code = 0
     try:
-        asyncio.run(main())
+        code = asyncio.run(main())
     except KeyboardInterrupt:
         pass
     except StartupError as exc:

@@ -19,6 +19,11 @@ OPEN_STATUSES: tuple[GameStatus, ...] = ("lobby", "running")
 SeatState = Literal["seated", "left", "kicked"]
 
 
+class DatabaseReplaced(Exception):
+    """The database file is no longer the one this store opened (deleted or replaced under the running bot):
+    a write would land in a file nobody will open again, so none is taken, and none is acknowledged."""
+
+
 class StoreError(Exception):
     """Base of the errors a store raises; the message is safe to show to users."""
 

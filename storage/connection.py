@@ -14,9 +14,11 @@ class ConnectionHolder(Holder):
         self._db: aiosqlite.Connection | None = None
 
     async def close(self) -> None:
-        if self._db is not None:
-            await self._db.close()
-            self._db = None
+        # taken first: a second close while this one waits (a bot closing itself while its runner closes it
+        # too) finds nothing to close, instead of waiting forever on a connection thread already stopped
+        db, self._db = self._db, None
+        if db is not None:
+            await db.close()
 
     @property
     def db(self) -> aiosqlite.Connection:

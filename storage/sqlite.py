@@ -18,6 +18,7 @@ on the old phase, and a partial unique index allows one ``resolve`` action per p
 import asyncio
 import contextlib
 import json
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
@@ -32,6 +33,7 @@ import aiosqlite
 from .base import (
     AlreadyPlaying,
     ChannelBusy,
+    DatabaseReplaced,
     GameFull,
     GameRecord,
     GameStatus,
@@ -86,6 +88,11 @@ class SQLiteStore(ConnectionHolder):
         self.writes = 0
         # Several processes on this file (shards): games are locked across them (see game_lock).
         self._game_locks = FileGameLocks(f"{self.path}-games.lock") if shared and self.path != ":memory:" else None
+        # The file opened (st_dev, st_ino): a path that names another file, or none, means it was deleted or
+        # replaced under the running bot (an admin's mistake, a cleanup script). SQLite in WAL mode would go on
+        # committing into the unnamed file and every acknowledged choice would be lost at the next start.
+        self._opened_as: tuple[int, int] | None = None
+        self.gone = False
 
     # Life cycle ---------------------------------------------------------------------------------
     async def open(self) -> None:
@@ -98,6 +105,7 @@ class SQLiteStore(ConnectionHolder):
         await db.execute(f"PRAGMA synchronous = {self.synchronous}")
         await db.execute("PRAGMA foreign_keys = ON")
         self._db = db
+        self._opened_as = self._identity()
         try:
             await self._write(_migrate)
             if self._game_locks is not None:
@@ -148,8 +156,26 @@ class SQLiteStore(ConnectionHolder):
             await asyncio.wait([self._queue[-1].future])
         return await self._run(fn)
 
+    def _identity(self) -> tuple[int, int] | None:
+        if self.path == ":memory:":
+            return None
+        try:
+            found = os.stat(self.path)
+        except OSError:
+            return None
+        return found.st_dev, found.st_ino
+
+    def replaced(self) -> bool:
+        """Whether the database file was deleted or replaced since it was opened (one stat: cheap enough to ask
+        around every commit and every second). Once True it stays True: nothing is written any more."""
+        if not self.gone and self._opened_as is not None and self._identity() != self._opened_as:
+            self.gone = True
+        return self.gone
+
     async def _write(self, fn: Callable[[Conn], T], *, atomic: bool = True) -> T:
         """Queue a write; resumed with its result once the transaction that holds it has committed."""
+        if self.replaced():
+            raise DatabaseReplaced(self.path)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         self._queue.append(_Write(fn, future, atomic))
@@ -167,7 +193,11 @@ class SQLiteStore(ConnectionHolder):
                 if not batch:
                     continue
                 try:
+                    if self.replaced():
+                        raise DatabaseReplaced(self.path)
                     outcomes = await self._run(partial(_commit_batch, [(w.fn, w.atomic) for w in batch]))
+                    if self.replaced():  # deleted while this batch committed: it went into the unnamed file
+                        raise DatabaseReplaced(self.path)
                 except Exception as exc:  # nothing of the batch committed: every caller gets the error
                     for w in batch:
                         if not w.future.done():

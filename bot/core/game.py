@@ -70,6 +70,16 @@ class Result:
     extra: Mapping[Seat, Mapping[str, Any]] = field(default_factory=dict)
 
 
+def forfeited(result: Result, gone: frozenset[Seat]) -> Result:
+    """``result`` once the seats in ``gone`` (left or kicked) forfeit: they win nothing, and the best total of
+    the seats still at the table wins (ties share). Scores are kept as they stand."""
+    playing = [s for s in result.scores if s not in gone]
+    if not gone or not playing:
+        return result
+    best = max(result.scores[s] for s in playing)
+    return Result(result.scores, frozenset(s for s in playing if result.scores[s] == best), result.extra)
+
+
 class RuleError(Exception):
     """A request the rules refuse, changing nothing.
 
@@ -173,6 +183,9 @@ class Game(Protocol, Generic[S, V, E]):
         result takes no part in the step (The Number's missing player).
         """
         ...
+
+    # Optional: ``forfeit(state, seats) -> Step``, the actions of seats that left (or were kicked) when a step
+    # asks them; a game without it gets ``timeout``. Leaving forfeits: see :func:`forfeited` for the result.
 
     def view(self, state: S, seat: Seat | None) -> V:
         """What ``seat`` may see (None: the table, what everyone may see).

@@ -42,6 +42,15 @@ ABANDONED = "abandoned: fewer than two players left"
 PAST_GAMES_PER_PLAYER = 20
 
 
+def forfeit(game: Game[Any, Any, Any], state: Any, seats: frozenset[Seat]) -> Step:
+    """The actions of ``seats``, who left or were kicked, in a step that asks them: the game's ``forfeit``
+    (they take no part: Numeri's tokens stay where they are) when it has one, else its deadline default."""
+    if not seats:
+        return {}
+    hook = getattr(game, "forfeit", None)
+    return dict(hook(state, seats)) if hook is not None else dict(game.timeout(state, seats))
+
+
 def typed(text: str) -> str:
     """What a player typed, read the same way for every game: Unicode NFKC (full-width "３ｂ" is "3b", as
     Japanese keyboards type it), then trimmed. Games parse only this form."""
@@ -343,7 +352,8 @@ class GameService(LobbyService):
                 absent = (full.seats if full else frozenset()) - prompt.seats
                 missing = table.awaited()
                 drafts = {s: table.drafts[s] for s in prompt.seats if s in table.drafts} if prompt.sealed else {}
-                applied = {**table.game.timeout(table.state, missing | absent), **drafts}
+                applied = {**table.game.timeout(table.state, missing), **forfeit(table.game, table.state, absent),
+                           **drafts}
                 report = await self._commit(table, applied, "deadline", missing)
                 if report is not None:
                     table, more = await self._settle(game_id, table)
@@ -467,7 +477,7 @@ class GameService(LobbyService):
         full = game.prompt(state)
         absent = (full.seats if full else frozenset()) - prompt.seats
         if not prompt.seats:  # everyone this step asks has left
-            return dict(game.timeout(state, absent)), "absent"
+            return dict(forfeit(game, state, absent)), "absent"
         robots = {s for s in prompt.seats if table.seat(s).is_ai}
         if not prompt.sealed:
             if prompt.seats - robots:
@@ -485,7 +495,7 @@ class GameService(LobbyService):
         if prompt.seats - table.drafts.keys():
             return None
         drafts = {seat: table.drafts[seat] for seat in sorted(prompt.seats)}
-        return {**game.timeout(state, absent), **drafts}, "all-chosen"
+        return {**forfeit(game, state, absent), **drafts}, "all-chosen"
 
     async def _ai_move(self, table: Table, seat: Seat) -> dict[str, Any] | None:
         game, state = table.game, table.state

@@ -20,7 +20,7 @@ from storage.base import GameRecord
 from storage.stats import PlayerGame, SeatResult, Summariser
 
 from .fold import EnvelopeError
-from .game import Game, RuleError
+from .game import Game, RuleError, forfeited
 from .table import by_position, fold
 
 log = logging.getLogger(__name__)
@@ -54,6 +54,8 @@ def summarise(game: Game[Any, Any, Any], record: GameRecord) -> list[SeatResult]
     result = game.result(state)
     if result is None:
         raise ValueError("the game is stored as finished but its rules say it is not over")
+    # leaving a running game forfeits it: a seat that left or was kicked is never credited a win
+    result = forfeited(result, frozenset(i for i, s in enumerate(record.seats) if s.state != "seated"))
     resolves = [a.at for a in record.actions if a.kind == "resolve"]
     finished_at = resolves[-1] if resolves else record.updated_at
     rows = []

@@ -38,6 +38,22 @@ def name(seats: Sequence[SeatInfo], seat: int) -> str:
     return found.name if found else str(seat + 1)
 
 
+def gone(seats: Sequence[SeatInfo], seat: int) -> bool:
+    found = info(seats, seat)
+    return found is not None and found.gone
+
+
+def who_marked(seats: Sequence[SeatInfo], seat: int, lang: str) -> str:
+    """A seat's name, marked when it has left the game (it passes every card and can win nothing)."""
+    return who(seats, seat) + (t("binomial.left", lang) if gone(seats, seat) else "")
+
+
+def declared_line(seats: Sequence[SeatInfo], seat: int, fights: bool, lang: str) -> str:
+    if gone(seats, seat):
+        return t("binomial.round.left", lang, name=who(seats, seat))
+    return t("binomial.round.fights" if fights else "binomial.round.passes", lang, name=who(seats, seat))
+
+
 def card_title(key: str, lang: str) -> str:
     return t(f"binomial.card.{key}", lang)
 
@@ -67,7 +83,8 @@ def reveal_text(fight: Fight, seats: Sequence[SeatInfo], lang: str) -> str:
     else:
         lines.append(t("binomial.reveal.nobody_fought", lang))
     if fight.passed:
-        lines.append(t("binomial.reveal.passed", lang, names=", ".join(who(seats, s) for s in fight.passed)))
+        lines.append(t("binomial.reveal.passed", lang, names=", ".join(who_marked(seats, s, lang)
+                                                                       for s in fight.passed)))
     if fight.cancelled:
         lines.append(t("binomial.reveal.cancelled", lang, numbers=", ".join(num(n) for n in fight.cancelled)))
     if fight.unfit:
@@ -82,7 +99,7 @@ def reveal_text(fight: Fight, seats: Sequence[SeatInfo], lang: str) -> str:
                 f"{who(seats, s)} +{fight.points[s]}" for s in others)))
     elif fight.fighters:
         lines.append(t("binomial.reveal.no_winner", lang))
-    lines.append(t("binomial.reveal.chairman", lang, name=who(seats, fight.chairman)))
+    lines.append(t("binomial.reveal.chairman", lang, name=who_marked(seats, fight.chairman, lang)))
     lines.append(scores_line(fight.scores, seats, lang))
     for seat in fight.last_number:
         lines.append(t("binomial.reveal.last_number", lang, name=who(seats, seat)))
@@ -171,19 +188,20 @@ class BinomialPresenter(Presenter):
             lines.append(t("binomial.roll.line", lang, roll=len(view.rolls), rolls=ROLLS, digit=view.pending,
                            placed=names_or_nobody(placed, lang), waiting=names_or_nobody(waiting, lang)))
             lines.append(t("binomial.roll.rolls", lang, digits=" ".join(map(str, view.rolls))))
+            if not view.history and view.game <= 1:  # the first chairman is drawn at the start: said at once
+                lines.append(t("binomial.roll.chairman", lang, name=who_marked(seats, view.chairman, lang)))
             lines.append(t("binomial.roll.how", lang))
             title = t("binomial.roll.title", lang, game=game_of(view, lang))
         else:
             assert view.card is not None
             lines.append(card_line(view.card, lang))
-            lines.append(t("binomial.round.chairman", lang, name=who(seats, view.chairman)))
+            lines.append(t("binomial.round.chairman", lang, name=who_marked(seats, view.chairman, lang)))
             if prompt.kind == "pick":
                 waiting = [s.name for s in seats if s.awaited]
                 lines.append(t("binomial.round.dark", lang, waiting=names_or_nobody(waiting, lang)))
             else:
                 for seat, fights in view.declared:
-                    lines.append(t("binomial.round.fights" if fights else "binomial.round.passes", lang,
-                                   name=who(seats, seat)))
+                    lines.append(declared_line(seats, seat, fights, lang))
                 (current,) = view.to_act or (view.chairman,)
                 lines.append(t("binomial.round.to_declare", lang, name=who(seats, current)))
             lines.append(self._unused_line(view, seats, lang))
@@ -216,20 +234,21 @@ class BinomialPresenter(Presenter):
             if before.card:
                 lines.append(card_line(before.card, lang))
             for seat, fights in view.declared:
-                lines.append(t("binomial.round.fights" if fights else "binomial.round.passes", lang,
-                               name=who(seats, seat)))
+                lines.append(declared_line(seats, seat, fights, lang))
             lines.append(event_line(happened, seats, lang) or "")
         return Card(embeds=(self.embed(title, "\n".join(x for x in lines if x)),))
 
     def final(self, view: View, seats: Sequence[SeatInfo], since: Sequence[Happened], lang: str) -> Card:
-        best = max(view.totals)
-        winners = [who(seats, s) for s, p in enumerate(view.totals) if p == best]
+        # leaving forfeits: a seat that left wins nothing and ranks last
+        playing = [s for s in range(view.seats) if not gone(seats, s)] or list(range(view.seats))
+        best = max(view.totals[s] for s in playing)
+        winners = [who(seats, s) for s in playing if view.totals[s] == best]
         text = "\n\n".join(x for x in (self.since_text(since, seats, lang),
                                        t("binomial.final.winners", lang, names=", ".join(winners))) if x)
         embed = self.embed(t("binomial.final.title", lang), text)
         records = [*view.past]
         sheets = view.sheets or ()
-        for seat in range(view.seats):
+        for seat in sorted(range(view.seats), key=lambda s: gone(seats, s)):
             parts = []
             if len(records) > 0:
                 per_game = " + ".join(str(g.scores[seat]) for g in records)
@@ -241,7 +260,8 @@ class BinomialPresenter(Presenter):
             if view.won[seat]:
                 parts.append(t("binomial.final.cards", lang, cards=", ".join(card_title(c, lang)
                                                                                for c in view.won[seat])))
-            embed.add_field(name=t("binomial.final.seat", lang, name=who(seats, seat), score=view.totals[seat]),
+            embed.add_field(name=t("binomial.final.seat", lang, name=who_marked(seats, seat, lang),
+                                   score=view.totals[seat]),
                             value="\n".join(parts)[:1024] or "-", inline=False)
         return Card(embeds=(embed,))
 
@@ -283,6 +303,9 @@ class BinomialPresenter(Presenter):
         if "cell" in action and view.pending is not None:
             key = "binomial.ack.placed_changed" if changed else "binomial.ack.placed"
             return t(key, lang, digit=view.pending, cell=action["cell"])
+        if view.card:  # a declaration names the round and the card it counts for (a late DM lands in the next)
+            where = t("binomial.ack.for", lang, round=view.round, card=card_title(view.card, lang))
+            return f"{where} {self.ack(action, changed, lang)}"
         return self.ack(action, changed, lang)
 
     def timed_out(self, before: View, after: View, seat: Seat, lang: str) -> str | None:
@@ -322,7 +345,8 @@ class BinomialPresenter(Presenter):
         embed = self.embed(t("binomial.score.title", lang), game_of(view, lang))
         for seat in range(view.seats):
             found = info(seats, seat)
-            mark = t("binomial.score.away", lang) if found and found.away else ""
+            mark = (t("binomial.left", lang) if found and found.gone
+                    else t("binomial.score.away", lang) if found and found.away else "")
             embed.add_field(name=f"{who(seats, seat)}{mark}", value=self._public_facts(view, seat, lang),
                             inline=False)
         if view.card:

@@ -29,6 +29,12 @@ def duration(seconds: int, lang: str) -> str:
     return t("numeri.time.min", lang, m=minutes) if minutes else t("numeri.time.s", lang, s=rest)
 
 
+def who_marked(seats: Sequence[SeatInfo], seat: int, lang: str) -> str:
+    """A seat's name, marked when it has left the game (its tokens stay, it no longer plays)."""
+    info = next((s for s in seats if s.seat == seat), None)
+    return who(seats, seat) + (t("numeri.left", lang) if info is not None and info.gone else "")
+
+
 def face(roll: Any, lang: str) -> str:
     return t("numeri.star", lang) if roll == STAR else str(roll)
 
@@ -53,7 +59,8 @@ def board_line(view: NumeriView, seats: Sequence[SeatInfo], lang: str) -> str:
     for seat in range(view.seats):
         tokens = " ".join(f"{token}:{square_text(sq, lang)}" for token, sq in zip(TOKENS, view.positions[seat],
                                                                                    strict=True))
-        parts.append(t("numeri.board.seat", lang, name=who(seats, seat), tokens=tokens, score=view.scores[seat]))
+        parts.append(t("numeri.board.seat", lang, name=who_marked(seats, seat, lang), tokens=tokens,
+                       score=view.scores[seat]))
     barrier = t("numeri.board.barrier_passed" if view.barrier_passed else "numeri.board.barrier", lang,
                 square=view.barrier)
     return t("numeri.board.line", lang, seats="; ".join(parts), barrier=barrier)
@@ -65,6 +72,8 @@ def event_line(happened: Happened, seats: Sequence[SeatInfo], lang: str) -> str 
     if isinstance(event, Rolled):
         return None
     if isinstance(event, Passed):
+        if event.left:  # a seat that left: its turns pass silently (the board marks it as gone)
+            return None
         return t("numeri.event.passed", lang, name=who(seats, event.seat), roll=face(event.roll, lang))
     if isinstance(event, Moved):
         key = "numeri.event.timeout" if happened.reason == "deadline" else "numeri.event.moved"
@@ -173,9 +182,10 @@ class NumeriPresenter(Presenter):
         # The end board is on the living message just above (closed with ``done``): not uploaded again.
         text = "\n\n".join(x for x in (self.since_text(since, seats, lang), winners_line(view, seats, lang)) if x)
         embed = discord.Embed(title=t("numeri.final.title", lang), description=text[:4000], colour=self.colour)
-        for seat in range(view.seats):
-            embed.add_field(name=t("numeri.final.seat", lang, name=who(seats, seat), score=view.scores[seat]),
-                            value=points_line(view, seat, lang), inline=True)
+        gone = {s.seat for s in seats if s.gone}
+        for seat in sorted(range(view.seats), key=lambda s: s in gone):  # a seat that left ranks last
+            embed.add_field(name=t("numeri.final.seat", lang, name=who_marked(seats, seat, lang),
+                                   score=view.scores[seat]), value=points_line(view, seat, lang), inline=True)
         return Card(embeds=(embed,))
 
     def inputs(self, view: NumeriView, prompt: Prompt, seat: Seat, legal: Sequence[Action] | None, lang: str
@@ -195,7 +205,8 @@ class NumeriPresenter(Presenter):
                               colour=self.colour)
         for seat in range(view.seats):
             info = next((s for s in seats if s.seat == seat), None)
-            mark = t("numeri.score.away", lang) if info and info.away else ""
+            mark = (t("numeri.left", lang) if info and info.gone
+                    else t("numeri.score.away", lang) if info and info.away else "")
             tokens = " ".join(f"{token}:{square_text(sq, lang)}" for token, sq in zip(TOKENS, view.positions[seat],
                                                                                        strict=True))
             embed.add_field(name=f"{who(seats, seat)}{mark}", value=t("numeri.score.line", lang,

@@ -5,6 +5,7 @@ game's presenter say it, let :class:`Talk` post it. Every refusal is a private l
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 from collections.abc import AsyncIterator, Mapping
@@ -49,6 +50,8 @@ Interaction = discord.Interaction[Any]
 AI_NAMES = ("Ada", "Blaise", "Carl", "Dora", "Emmy", "Fermat")
 RECENT_GAMES = 20  # /score after a game looks this far back for the channel's last finished game
 MODAL_CHECK_WITHIN = 1.5  # a modal cannot follow a deferral: past this, defer and say so
+DATABASE_WATCH_SECONDS = 1.0  # how often the SQLite file is checked to be the one opened (one stat)
+DATABASE_LOST_EXIT = 3  # the exit status when it was deleted or replaced under the running bot
 class TableCog(DirectMessages, commands.Cog, name="Table"):
     def __init__(self, bot: NumberBot) -> None:
         self.bot = bot
@@ -88,9 +91,12 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             name=cmd("board", "core.cmd.board"), callback=self.board_cmd,
             description=cmd("A player's board in the game here (or in your game)", "core.cmd.board.desc")))
         self._restoring = asyncio.create_task(self._restore_when_ready(), name="restore tables")
+        self._watching = asyncio.create_task(self._watch_database(), name="watch the database file")
 
     async def cog_unload(self) -> None:
         self._restoring.cancel()
+        if self._watching is not asyncio.current_task():
+            self._watching.cancel()
         for group, name in self._added:
             group.remove_command(name)
         self.bot.tree.remove_command("board")
@@ -108,6 +114,33 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
                 delay = self.talk.backoff(attempt)
                 log.warning("could not restore the tables (%s); trying again in %.0f s", exc, delay)
                 await asyncio.sleep(delay)
+
+    async def _watch_database(self) -> None:
+        """Notice, within a second, a database file deleted or replaced under the running bot (every commit
+        checks it too, so no choice is acknowledged after it): stop taking choices, say it in one log line and
+        in the channel of every game this process holds, and close with exit status 3 so that a supervisor
+        starts the bot again on the file that is there now."""
+        replaced = getattr(self.bot.store, "replaced", None)
+        if replaced is None:  # PostgreSQL: no file to lose
+            return
+        while not replaced():
+            await asyncio.sleep(DATABASE_WATCH_SECONDS)
+        path = getattr(self.bot.store, "path", "?")
+        log.error("database %s was deleted or replaced while the bot ran: no choice is taken any more; stopping "
+                  "(exit status %d) so that a supervisor starts the bot again", path, DATABASE_LOST_EXIT)
+        self.bot.exit_code = DATABASE_LOST_EXIT  # type: ignore[attr-defined]
+        for table in list(self.service._tables.values()):
+            if table.running:
+                lang = await self._game_lang(table.record)
+                with contextlib.suppress(discord.HTTPException):
+                    await self.talk.channel(table.record.channel_id).send(t("core.stop.database_lost", lang))
+        await self.bot.close()
+
+    async def _game_lang(self, record: GameRecord) -> str:
+        try:
+            return await self.languages.for_game(record)
+        except Exception:  # the server's language is in the database that is gone
+            return str(record.options.get("language") or DEFAULT)
 
     async def _connected(self) -> None:
         """Until the gateway's READY is read (or the bot is ready). The restore needs the session, not the
@@ -492,10 +525,13 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
                 self.talk.choice_made(outcome.table)
         elif on_turn_message and outcome.reports and outcome.reports[0].step == step:
             lang_game = await self.languages.for_game(outcome.table.record)
-            card = presenter.done(happened(outcome.table, outcome.reports[0]), seat_infos(outcome.table),
-                                  self.talk.since_of(table.id, step), lang_game)
+            # the steps of this message's thread that followed at once (an AI declaring last, the reveal) are
+            # told in it too, not at the top of the next round's message
+            run = self.talk.thread_run(outcome.table, outcome.reports, step)
+            since = [*self.talk.since_of(table.id, step), *(happened(outcome.table, r) for r in run[:-1])]
+            card = presenter.done(happened(outcome.table, run[-1]), seat_infos(outcome.table), since, lang_game)
             await edit(interaction, **edit_fields(card), view=None)
-            await self.talk.announce(outcome.table, outcome.reports, shown=step)
+            await self.talk.announce(outcome.table, outcome.reports, shown=run[-1].step)
             return
         else:
             await edit(interaction, content=t("core.done", lang), view=None, embeds=[])

@@ -271,9 +271,17 @@ class Talk(Restarts):
 
     async def _abandoned(self, record: GameRecord, status_message_id: int | None) -> None:
         lang = await self.languages.for_game(record)
+        presenter = self.presenter(record)
         if status_message_id:
-            try:  # the old turn's buttons would only answer "that game was cancelled"
-                await self.channel(record.channel_id).get_partial_message(status_message_id).edit(view=None)
+            # the old turn's buttons would only answer "that game was cancelled"; a turn message that shows the
+            # step live (who is awaited) would go on saying so: it says the game was abandoned instead. A game
+            # told in reports keeps its message (the last report is at its top), without the buttons.
+            fields: dict[str, Any] = {"view": None}
+            if not presenter.reports:
+                fields.update(content=None, attachments=[], embeds=[discord.Embed(
+                    title=presenter.title(lang), description=t("core.game.abandoned", lang), colour=presenter.colour)])
+            try:
+                await self.channel(record.channel_id).get_partial_message(status_message_id).edit(**fields)
             except discord.HTTPException as exc:
                 log.info("could not close the turn message of game %s: %s", record.id, exc)
         self.turn_messages.pop(record.id, None)
@@ -327,22 +335,54 @@ class Talk(Restarts):
             await self.open_turn(table, [*up.since, *(happened(table, r) for r in reports)], lang=lang,
                                  catching_up=catching_up, editor=editor)
             return
-        closed = up is not None and shown == up.step  # the interaction edited it
-        if up is not None and shown != up.step:
-            ended = next((r for r in reports if r.step == up.step), None)
-            if ended is not None:
-                closed = await self._edit(record, up.message_id,
-                                          presenter.done(happened(table, ended), seats, up.since, lang))
+        # ``shown``: an interaction closed the message up itself, telling the steps up to ``shown``
+        closed = up is not None and shown is not None and shown >= up.step
+        told: int | None = shown if closed else None
+        if up is not None and not closed:
+            run = self.thread_run(table, reports, up.step)
+            if run:
+                closed = await self._edit(record, up.message_id, self.closing_card(table, up, run, seats, lang))
+                told = run[-1].step if closed else None
         if up is not None and any(r.step >= up.step for r in reports):
             self.turn_messages.pop(table.id, None)
-        # The closed turn message tells its ended step (``done``: the move made), whether an interaction closed it
-        # or this edit did: the next turn message must not tell it again (each step is told once). Only when the
-        # edit failed is it told at the top of the next one.
-        told = up.step if up is not None and closed else None
-        if told is not None and any(r.step == told for r in reports):
+        # The closed turn message tells its ended step (``done``: the move made) and the steps of its thread that
+        # followed at once (an AI declaring last, and the reveal it made), whether an interaction closed it or
+        # this edit did: the next turn message must not tell them again (each step is told once). Only when the
+        # edit failed are they told at the top of the next one.
+        if up is not None and told is not None and any(r.step == told for r in reports):
             await self._mark_told(table, told)  # told in its own message: a restart must not repeat it
-        since = [happened(table, r) for r in reports if r.step not in (shown, told)]
+        since = [happened(table, r) for r in reports
+                 if r.step != shown and not (up is not None and told is not None and up.step <= r.step <= told)]
         await self.open_turn(table, since, lang=lang, catching_up=catching_up)
+
+    def thread_run(self, table: Table, reports: Sequence[StepReport], step: int) -> list[StepReport]:
+        """The report of ``step`` and those right after it in the same thread (the presenter's ``thread`` key of
+        each step's own prompt): what the turn message of ``step`` shows once closed."""
+        first = next((r for r in reports if r.step == step), None)
+        presenter = self.presenter(table)
+        hook = presenter.thread if presenter.threads else None
+        if first is None or hook is None:
+            return [first] if first is not None else []
+        game = table.game
+
+        def key(report: StepReport) -> Any:
+            prompt = game.prompt(report.before)
+            return hook(game.view(report.before, None), prompt) if prompt is not None else None
+
+        run, thread = [first], key(first)
+        for report in sorted(reports, key=lambda r: r.step):
+            if thread is None or report.step <= step:
+                continue
+            if report.step != run[-1].step + 1 or key(report) != thread:
+                break
+            run.append(report)
+        return run
+
+    def closing_card(self, table: Table, up: TurnMessage, run: Sequence[StepReport], seats: Sequence[SeatInfo],
+                     lang: str) -> Card:
+        """The ``done`` card of the last step of ``run`` (the turn message's steps), after what it told before."""
+        since = [*up.since, *(happened(table, r) for r in run[:-1])]
+        return self.presenter(table).done(happened(table, run[-1]), seats, since, lang)
 
     def _take_stored_up(self, table: Table, reports: Sequence[StepReport]) -> None:
         """Make the turn message the store names for the first step reported the one up, when it is not this

@@ -67,6 +67,7 @@ class Passed:
     seat: int
     roll: Face
     next_seat: int
+    left: bool = False  # the seat has left the game: its tokens stay where they are and no longer move
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,6 +269,17 @@ def roll(state: State, face: object) -> tuple[State, Rolled | Passed]:
         return rolled, Rolled(seat, die)
     nxt = (seat + 1) % state.seats
     return replace(rolled, roll=None, current=nxt, last=(), last_seat=seat), Passed(seat, die, nxt)
+
+
+def forfeit_turn(state: State) -> tuple[State, Passed]:
+    """The current seat has left the game: its rolled turn passes, nothing moves (no extra throw)."""
+    if state.over:
+        raise errors.GameOver()
+    if state.roll is None:
+        raise errors.RollFirst()
+    seat, nxt = state.current, (state.current + 1) % state.seats
+    return (replace(state, roll=None, current=nxt, last=(), last_seat=seat),
+            Passed(seat, state.roll, nxt, left=True))
 
 
 def move(state: State, choice: Sequence[int]) -> tuple[State, Moved]:

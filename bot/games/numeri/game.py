@@ -117,6 +117,8 @@ class Numeri:
         action = step.get(state.current)
         if action is None:
             raise errors.NotYourTurn(state.current)
+        if isinstance(action, Mapping) and action.get("left") is True:  # only the core writes it (forfeit)
+            return engine.forfeit_turn(state)
         return engine.move(state, split_of(state, self.check(state, state.current, action)["moves"]))
 
     def timeout(self, state: State, missing: frozenset[Seat]) -> Step:
@@ -124,6 +126,13 @@ class Numeri:
             return {}
         rng = Random(f"numeri-timeout:{state.throws}")
         return {state.current: self.ai(view_of(state), state.current, "normal", rng)}
+
+    def forfeit(self, state: State, seats: frozenset[Seat]) -> Step:
+        """A seat that left forfeits: its turns pass and its tokens stay where they are (they still block
+        squares and still score, but the seat ranks last and wins nothing: see ``bot.core.game.forfeited``)."""
+        if state.over or state.roll is None or state.current not in seats:
+            return {}
+        return {state.current: {"left": True}}
 
     def view(self, state: State, seat: Seat | None) -> NumeriView:
         return view_of(state)

@@ -44,6 +44,7 @@ MESSAGES = {
     "binomial.roll.title": "Binomial · numérologie {game}",
     "binomial.roll.line": "Lancer {roll} sur {rolls} : {digit} - placé : {placed} ; en attente : {waiting}",
     "binomial.roll.rolls": "Lancers jusqu'ici : {digits}",
+    "binomial.roll.chairman": "Premier président (tiré au sort) : {name}",
     "binomial.roll.how": ("Appuyez sur **Placer en secret** pour choisir une case, ou envoyez-moi une case comme "
                           "`3b` en message privé. Vous pouvez changer d'avis tant que tout le monde n'a pas placé ; "
                           "à la fin du délai le chiffre va dans votre première case libre."),
@@ -52,6 +53,8 @@ MESSAGES = {
     "binomial.event.auto_placed": "Lancer {roll} ({digit}) : délai dépassé, placé automatiquement pour {names}.",
     "binomial.event.timed_out": "{name} n'a pas déclaré à temps : il passe.",
     "binomial.round.title": "Binomial · manche {round} sur {rounds} : {card} {game}",
+    "binomial.left": " (a quitté la partie)",
+    "binomial.round.left": "{name} a quitté la partie : aucune déclaration",
     "binomial.round.chairman": "Président : {name}",
     "binomial.round.fights": "{name} combat",
     "binomial.round.passes": "{name} passe",
@@ -87,6 +90,7 @@ MESSAGES = {
     "binomial.pick.placeholder": "Combattre avec…",
     "binomial.pick.fight": "Combattre avec {number}",
     "binomial.pick.pass": "Passer",
+    "binomial.ack.for": "Manche {round}, {card} :",
     "binomial.ack.cell": "Votre chiffre va en {cell}.",
     "binomial.ack.placed": "{digit} va en {cell}. Vous pouvez changer tant que tout le monde n'a pas placé.",
     "binomial.ack.placed_changed": "Changé : {digit} va maintenant en {cell}.",

@@ -28,6 +28,7 @@ MESSAGES = {
     "numeri.move.step": "token {token} moves {start} → {end}",
     "numeri.choice.part": "Token {token}: {start} → {end}",
     "numeri.choice.ends": "{moves} · ends the game",
+    "numeri.left": " (left the game)",
     "numeri.choice.placeholder": "Choose a move…",
     "numeri.turn.title": "Numeri · turn {turn} · {name}",
     "numeri.turn.rolled": "🎲 {name} rolled **{roll}**: choose a move with the buttons below.",

@@ -28,6 +28,7 @@ MESSAGES = {
     "numeri.move.step": "le pion {token} avance de {start} à {end}",
     "numeri.choice.part": "Pion {token} : {start} → {end}",
     "numeri.choice.ends": "{moves} · fin de la partie",
+    "numeri.left": " (a quitté la partie)",
     "numeri.choice.placeholder": "Choisissez un coup…",
     "numeri.turn.title": "Numeri · tour {turn} · {name}",
     "numeri.turn.rolled": "🎲 {name} a fait **{roll}** : choisissez un coup avec les boutons ci-dessous.",

@@ -40,6 +40,8 @@ MESSAGES = {
                      "are marked away: the bot plays for you when the time runs out and stops reminding you. Make "
                      "a move (a button on the turn message, or a DM) to come back."),
     "core.dm.stopped": "Your game of {game} in {channel} was stopped: {why}. Everything played so far is saved.",
+    "core.stop.database_lost": ("⚠️ I can no longer save this game: my database file was deleted or replaced. I am "
+                                "stopping so that I can be started again; nothing sent from now on is taken."),
     "core.stop.channel_deleted": "the channel was deleted",
     "core.stop.no_permission": "I am no longer allowed to post in that channel",
     "core.reply.joined": "You took a seat. The host starts the game.",

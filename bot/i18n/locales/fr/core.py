@@ -43,6 +43,9 @@ MESSAGES = {
                      "vous rappelle plus. Jouez un coup (un bouton du message de tour, ou un MP) pour revenir."),
     "core.dm.stopped": ("Votre partie de {game} dans {channel} a été arrêtée : {why}. Tout ce qui a été joué est "
                         "enregistré."),
+    "core.stop.database_lost": ("⚠️ Je ne peux plus enregistrer cette partie : mon fichier de base de données a été "
+                                "supprimé ou remplacé. Je m'arrête pour être relancé ; rien de ce qui est envoyé "
+                                "désormais n'est pris en compte."),
     "core.stop.channel_deleted": "le salon a été supprimé",
     "core.stop.no_permission": "je n'ai plus le droit d'écrire dans ce salon",
     "core.reply.joined": "Vous avez pris une place. L'hôte lance la partie.",
