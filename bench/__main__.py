@@ -5,12 +5,16 @@ Sections: engine (rules engine rates), sqlite (durable commits against the disk'
 stack (the real bot against the local fake Discord, modal and DM choices and whole turns, against a bare discord.py
 floor doing the same durable work), api (REST calls per turn), opening (opening 200 and 2,000 tables), memory (per
 running game), restart (``python -m bot`` on 10,000 open + 90,000 finished games), load (200 concurrent games: the
-slowest first answer), rest (REST calls per Numeri move and Binomial roll and round), capacity (how many tables of 5
-one bot token serves at 30 s turns, simulated against the fake's global 50 requests/s limit), postgres
-(bench/postgres.py: the full stack, a restart and a 1,000,000-game leaderboard on PostgreSQL; only when a server
-answers) and shards (bench/shards.py: real ``python -m bot`` processes on SQLite, on PostgreSQL holding both shards
-of 2, and as two shard processes: choices/s, latency, CPU and REST calls per turn; only when a PostgreSQL server
-answers). Each figure is measured as a rate or ratio inside this run and repeated; the table shows the median and
+slowest first answer), pace (160 tables opened against a fake enforcing Discord's sliding-second global limit: its
+429s, its busiest second, Start -> first turn message), due (10,000 deadlines due in the same second: the longest
+hold of the event loop, answers meanwhile), days (``python -m bot`` restarted on 100,000 open games: the first
+answer, the heap per open game), rest (REST calls per Numeri move and Binomial roll and round), capacity
+(how many tables of 5 one bot token serves at 30 s turns, simulated against the fake's global 50 requests/s limit),
+postgres (bench/postgres.py: the full stack, a restart and a 1,000,000-game leaderboard on PostgreSQL; only when a
+server answers) and shards (bench/shards.py: real ``python -m bot`` processes on SQLite, on PostgreSQL holding both
+shards of 2, and as two shard processes: choices/s, latency, CPU and REST calls per turn; only when a PostgreSQL
+server answers).
+Each figure is measured as a rate or ratio inside this run and repeated; the table shows the median and
 the min-max spread. The full run writes bench/results.json (one key per figure) and bench/RESULTS.md from it;
 ``--quick`` is a smoke run with fewer repeats and smaller sizes, and writes nothing unless ``--json`` or
 ``--markdown`` is given. ``--check`` exits 1 when a figure misses its target, naming each (never part of the test
@@ -32,8 +36,8 @@ from typing import Any
 from .common import Figure, cpu_count, fmt
 from .report import RESULTS_MD, write_results
 
-SECTIONS = ("engine", "sqlite", "stack", "api", "rest", "opening", "memory", "restart", "load", "capacity",
-            "postgres", "shards")
+SECTIONS = ("engine", "sqlite", "stack", "api", "rest", "opening", "memory", "restart", "load", "pace", "due",
+            "days", "capacity", "postgres", "shards")
 RESULTS = Path(__file__).resolve().parent / "results.json"
 
 
@@ -139,7 +143,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         runners: dict[str, Callable[[], list[Figure]]] = {
             "engine": lazy("engine"), "sqlite": lazy("sqlite_commits"), "stack": lazy("stack"),
             "api": lazy("api_economy"), "rest": lazy("rest_per_move"), "opening": lazy("opening"), "memory": memory,
-            "restart": restart, "load": lazy("load"), "capacity": lazy("capacity"), "postgres": postgres,
+            "restart": restart, "load": lazy("load"), "pace": lazy("pace"), "due": lazy("due_together"),
+            "days": lazy("open_games"),
+            "capacity": lazy("capacity"), "postgres": postgres,
             "shards": shards,
         }
         for section in SECTIONS:

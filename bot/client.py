@@ -21,6 +21,7 @@ from bot.shards import Resync, ShardScheduler, ShardScopedStore
 from storage.backend import make_lease, make_store
 from storage.base import GameStore
 from storage.lease import HEARTBEAT_SECONDS
+from storage.pace import shared_tickets
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +100,7 @@ class NumberBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.store.open()
+        self._share_the_pace()
         if self.lease is not None:
             await self.lease.open()
             await self.lease.acquire()  # raises InstanceRunning: another live process uses this database
@@ -109,6 +111,14 @@ class NumberBot(commands.Bot):
         if isinstance(self.store, ShardScopedStore):
             resync = Resync(self, self.store, self.settings.shard_resync_seconds)
             self._resync = asyncio.create_task(resync.run(), name="shard resync")
+
+    def _share_the_pace(self) -> None:
+        """A process holding some of the shards shares the token with the processes holding the others: its pace
+        takes tickets from the database they share too (storage/pace.py), so together they keep the limit."""
+        shards = self.settings.shards
+        if self.pacer is None or shards is None or len(set(shards.ids)) >= shards.count or not self.http.token:
+            return
+        self.pacer.shared = shared_tickets(self.store, self.http.token, self.pacer.requests, self.pacer.window)
 
     async def on_ready(self) -> None:
         shards = self.settings.shards
@@ -121,6 +131,8 @@ class NumberBot(commands.Bot):
         if self._heartbeat is not None and self._heartbeat is not asyncio.current_task():
             self._heartbeat.cancel()
         await super().close()
+        if self.pacer is not None and self.pacer.shared is not None:
+            await self.pacer.shared.close()
         if self.lease is not None:
             if self._heartbeat is not None:  # the lease was taken (a start that failed earlier holds none)
                 try:

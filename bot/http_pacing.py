@@ -1,40 +1,80 @@
-"""Pace the bot token's requests under Discord's global rate limit instead of collecting 429s.
+"""Pace the token's REST requests under Discord's global limit, counted until Discord has seen them, by priority.
 
 Discord lets a bot token make 50 requests per second across its API; interaction callbacks and webhook routes
 (which interaction followups use) are exempt. discord.py only reacts to the limit: after a global 429 it holds
 every request and retries the refused one. Discord bans for a while a client that makes 10,000 invalid
-(401/403/429) requests in 10 minutes, so the bot must not rely on 429s: it sends at most ``requests`` counted
-requests in any ``window`` seconds (48 per 1 s by default: a margin for the skew between our clock and
-Discord's, and for requests that reach Discord's counter unevenly late). A sliding log of the last
-``requests`` send times guarantees that for every sliding window, hence for every fixed window too, whichever
-of the two Discord counts in. Each request looks at the log's oldest entry only, and the requests that must
-wait queue in arrival order.
+(401/403/429) requests in 10 minutes, so the bot must not rely on 429s: at most ``requests`` counted requests
+reach Discord in any sliding ``window`` seconds (48 per 1 s by default, a margin below the limit).
 
-The pacer sits in aiohttp's ``on_request_start`` trace hook (discord.py's ``http_trace`` option), which aiohttp
-awaits before each HTTP attempt takes a connection. A wrapper around ``HTTPClient.request`` would count a
-request when it is made, but discord.py may then hold it behind its route's bucket and send it later, together
-with requests counted after it, and it retries after a 429 or a 5xx inside ``request``, unseen: the hook counts
-every attempt at the moment it leaves. Interaction callbacks and followups use the same aiohttp session
-(discord.py's webhook adapter), so the hook tells them apart by URL, as Discord does, and never delays them.
-The gateway's websocket and the CDN are not under the API's base URL, so they are not counted either. The wait
-uses up part of aiohttp's 5-minute total timeout of the request (discord.py sets none of its own): only a
-backlog of some 14,000 requests would leave a request too little of it.
+Counted when they reach Discord. A request is admitted in aiohttp's ``on_request_start`` hook (discord.py's
+``http_trace`` option), before it takes a connection; but after that it still awaits a connection and a busy
+event loop's turns before its headers leave, and then the network, before Discord's counter sees it: requests
+admitted a second apart can reach Discord together. Each admitted request therefore holds a slot from its
+admission *until its answer is back and a window has passed since* (``on_request_end``, or
+``on_request_exception`` if it failed): Discord counted it at some moment in between. A request is admitted
+only while fewer than ``requests`` slots are in flight or answered within the last window. Then whatever the
+delays, any ``requests + 1`` requests that Discord counts within one window would include one admitted last,
+at a moment when each of the other ``requests`` was in flight or answered less than a window before (its
+answer came after Discord counted it, inside that window): it could not have been admitted. The price is a
+round trip per slot: a token sends at most ``requests`` per ``window`` plus one round trip. discord.py's
+retries (after a 429 or a 5xx, inside ``HTTPClient.request``) are new aiohttp requests: each is admitted and
+counted the same.
+Interaction callbacks and followups use the same aiohttp session (discord.py's webhook adapter), so the hook
+tells them apart by URL, as Discord does, and never delays them; the gateway and the CDN are not under the API's
+base URL.
 
-Several processes on one token (shards) share Discord's limit: each must get its share of it, or none at all
-behind a rate-limit proxy that paces them together (GLOBAL_REQUESTS_PER_WINDOW, bot/settings.py).
+Priorities. Requests waiting for a slot leave in order of :data:`URGENT` before :data:`BACKGROUND`, then in
+arrival order. What a player waits for (a turn message, a reveal, the answer to their own action) is urgent,
+the default; join DMs, reminders and statistics say ``with background():`` around their sends (a context
+variable: the tasks they start inherit it).
+
+Several processes on one token (shards): each process also takes a ticket from a pool shared through the
+database they share (storage/pace.py), so together they send at most ``requests`` per window with no setting to
+split. A proxy that paces them all: GLOBAL_REQUESTS_PER_WINDOW=0.
 """
 
+from __future__ import annotations
+
 import asyncio
+import contextlib
+import heapq
+import itertools
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
 from types import SimpleNamespace
+from typing import Protocol, TypeVar
 
 import aiohttp
 import discord
 import yarl
 
 EXEMPT_PREFIXES = ("/interactions/", "/webhooks/")  # under the API's base URL; Discord's own exemptions
+URGENT, BACKGROUND = 0, 1  # lower goes first
+_priority: ContextVar[int] = ContextVar("rest_priority", default=URGENT)
+T = TypeVar("T")
+
+
+@contextlib.contextmanager
+def background() -> Iterator[None]:
+    """The requests made inside (and by the tasks started inside) wait behind every urgent one."""
+    token = _priority.set(BACKGROUND)
+    try:
+        yield
+    finally:
+        _priority.reset(token)
+
+
+async def in_background(work: Awaitable[T]) -> T:
+    """Await ``work`` with its requests in the background (a timer's callback: ``lambda: in_background(...)``)."""
+    with background():
+        return await work
+
+
+def priority() -> int:
+    return _priority.get()
 
 
 def counted(url: yarl.URL) -> bool:
@@ -44,40 +84,158 @@ def counted(url: yarl.URL) -> bool:
     return text.startswith(base) and not text[len(base):].startswith(EXEMPT_PREFIXES)
 
 
-class GlobalPacer:
-    """At most ``requests`` sends in any ``window`` seconds, in the order they asked."""
+class SharedTickets(Protocol):
+    """The token's budget shared by several processes (storage/pace.py): ``requests`` tickets, each used at most
+    once per window at the wire."""
 
-    def __init__(self, requests: int, window: float, clock: Callable[[], float] = time.monotonic) -> None:
+    async def take(self) -> tuple[int | None, float]:
+        """(a ticket, 0), or (None, seconds to wait before asking again)."""
+
+    async def stamp(self, ticket: int) -> None:
+        """The request holding ``ticket`` is answered now (or failed)."""
+
+    async def close(self) -> None: ...
+
+
+@dataclass(slots=True)
+class Admission:
+    ticket: int | None  # the shared ticket, when processes share the token
+
+
+class GlobalPacer:
+    """At most ``requests`` requests leave in any ``window`` seconds; waiting ones go by priority, then in order.
+
+    ``window`` 0 lifts the pace (a harness that opens tables unpaced, then restores it)."""
+
+    POLL = 0.01  # seconds between asks when every ticket is in flight in another process (it tells us nothing)
+
+    def __init__(self, requests: int, window: float, clock: Callable[[], float] = time.monotonic,
+                 shared: SharedTickets | None = None) -> None:
         if requests < 1 or window <= 0:
             raise ValueError("a global pace needs requests >= 1 and a window > 0")
-        self.requests, self.window, self.clock = requests, window, clock
-        self._sent: deque[float] = deque(maxlen=requests)  # the last ``requests`` send times, oldest first
-        self._turn = asyncio.Lock()  # FIFO: a request that finds it taken queues behind the ones waiting
-        self.waited = 0  # sends that had to wait for the window (for tests)
+        self.requests, self.window, self.clock, self.shared = requests, window, clock, shared
+        # Background requests may use all but these slots of a window: an urgent one finds a slot at once even
+        # while a backlog of DMs keeps the pace saturated (otherwise it could wait up to a window for one).
+        self.reserve = requests // 6 if requests >= 6 else 0
+        self._answered: deque[float] = deque()  # when the requests of the last window were answered, oldest first
+        self._in_flight = 0  # admitted, not answered yet
+        self._queue: list[tuple[int, int, asyncio.Future[Admission]]] = []
+        self._seq = itertools.count()
+        self._dispatcher: asyncio.Task[None] | None = None
+        self._changed = asyncio.Event()  # a request was answered: a slot may free sooner than the clock says
+        self._stamping: set[asyncio.Task[None]] = set()
+        self.waited = 0  # requests that had to queue (for tests)
+        self.sent = 0  # requests answered
+        self.busiest = 0  # the most requests answered within one window (sliding), as counted here
+        self.longest_wait = {URGENT: 0.0, BACKGROUND: 0.0}  # the longest wait for a slot, per rank (seconds)
 
     def forget(self) -> None:
         """Start from an empty log, as if nothing had been sent (a harness that lifted the pace, then restores it)."""
-        self._sent.clear()
+        self._answered.clear()
+        self._in_flight = 0
 
-    async def send(self) -> None:
-        """Return when one more request may leave now; it is then counted as sent."""
-        async with self._turn:
-            if len(self._sent) == self.requests and self._sent[0] + self.window > self.clock():
-                self.waited += 1
-                # The oldest of the last R sends must be a window old; asyncio may wake a hair early: check again.
-                while (delay := self._sent[0] + self.window - self.clock()) > 0:
-                    await asyncio.sleep(delay)
-            self._sent.append(self.clock())
+    def waiting(self, rank: int) -> int:
+        """How many requests of ``rank`` wait for a slot."""
+        return sum(1 for queued, _, future in self._queue if queued == rank and not future.done())
+
+    def _local_wait(self, rank: int) -> float | None:
+        """0 when a slot is free now for ``rank``; else seconds until one frees, or None when every slot it may
+        use is in flight."""
+        now = self.clock()
+        while self._answered and self._answered[0] <= now - self.window:
+            self._answered.popleft()
+        usable = self.requests - (self.reserve if rank != URGENT else 0)
+        used = self._in_flight + len(self._answered)
+        if used < usable:
+            return 0.0
+        # the slot that frees next for this rank: the answered one that leaves the window after enough others
+        index = used - usable
+        return self._answered[index] + self.window - now if index < len(self._answered) else None
+
+    async def admit(self, rank: int = URGENT) -> Admission | None:
+        """Wait until one more request may leave; it holds a slot until :meth:`answered` (None: no pace now)."""
+        if self.window <= 0:
+            return None
+        if not self._queue and self.shared is None and self._local_wait(rank) == 0:
+            self._in_flight += 1  # the common case: nothing waiting, a slot free
+            return Admission(None)
+        self.waited += 1
+        future: asyncio.Future[Admission] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._queue, (rank, next(self._seq), future))
+        self._changed.set()  # a dispatcher waiting for a background slot looks again: this one may go sooner
+        if self._dispatcher is None or self._dispatcher.done():
+            self._dispatcher = asyncio.get_running_loop().create_task(self._dispatch(), name="REST pace")
+        asked = self.clock()
+        try:
+            admission = await future
+            self.longest_wait[rank] = max(self.longest_wait.get(rank, 0.0), self.clock() - asked)
+            return admission
+        except asyncio.CancelledError:  # admitted, but cancelled before it could use the slot: give it back
+            if future.done() and not future.cancelled():
+                self._stamp(future.result(), later=True)
+            raise
+
+    async def _dispatch(self) -> None:
+        while self._queue:
+            if self._queue[0][2].done():  # cancelled while waiting (a shutdown)
+                heapq.heappop(self._queue)
+                continue
+            wait = self._local_wait(self._queue[0][0]) if self.window > 0 else 0.0
+            ticket = None
+            if wait == 0 and self.shared is not None and self.window > 0:
+                ticket, wait = await self.shared.take()
+                wait = (wait or self.POLL) if ticket is None else 0.0
+            if wait != 0:
+                self._changed.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), wait)
+                continue
+            future = heapq.heappop(self._queue)[2] if self._queue else None
+            if future is None or future.done():
+                if ticket is not None and self.shared is not None:
+                    await self.shared.stamp(ticket)  # unused: as if answered now (the safe side)
+                continue
+            if self.window > 0:
+                self._in_flight += 1
+            future.set_result(Admission(ticket))
+
+    async def answered(self, admission: Admission) -> None:
+        """The admitted request is answered (or failed): Discord has counted it by now; its slot frees a window
+        from now."""
+        self._stamp(admission)
+        if admission.ticket is not None and self.shared is not None:
+            await self.shared.stamp(admission.ticket)
+
+    def _stamp(self, admission: Admission, *, later: bool = False) -> None:
+        if later and admission.ticket is not None and self.shared is not None:
+            task = asyncio.get_running_loop().create_task(self.shared.stamp(admission.ticket))
+            self._stamping.add(task)
+            task.add_done_callback(self._stamping.discard)
+        self._in_flight = max(0, self._in_flight - 1)
+        now = self.clock()
+        self._answered.append(now)
+        self.sent += 1
+        while self._answered and self._answered[0] <= now - self.window:
+            self._answered.popleft()
+        self.busiest = max(self.busiest, len(self._answered))
+        self._changed.set()
 
 
 def pacing_trace(pacer: GlobalPacer) -> aiohttp.TraceConfig:
-    """An aiohttp trace that makes every counted request wait for ``pacer`` before it leaves."""
+    """An aiohttp trace that admits every counted request through ``pacer`` and stamps it when it is answered."""
 
     async def before_request(session: aiohttp.ClientSession, context: SimpleNamespace,
                              params: aiohttp.TraceRequestStartParams) -> None:
-        if counted(params.url):
-            await pacer.send()
+        context.pace = await pacer.admit(priority()) if counted(params.url) else None
+
+    async def gone(session: aiohttp.ClientSession, context: SimpleNamespace, params: object) -> None:
+        admission = getattr(context, "pace", None)
+        if admission is not None:
+            context.pace = None  # once, whichever comes
+            await pacer.answered(admission)
 
     trace = aiohttp.TraceConfig()
     trace.on_request_start.append(before_request)
+    trace.on_request_end.append(gone)  # the answer's headers are in: Discord has counted the request
+    trace.on_request_exception.append(gone)
     return trace

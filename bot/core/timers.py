@@ -5,6 +5,11 @@ simply scheduled again. A timer is a handle on the event loop's clock, not a sle
 tens of thousands of them, and a task each would cost a first step each, all in one turn of the loop, while
 players' interactions wait behind them. Tests drive time with :meth:`Scheduler.fire_due` and a fake clock.
 
+Timers that fall due together (ten thousand games opened in the same second, so with the same deadlines) do
+not start together either: a due timer joins the ready queue, whose callbacks start in order, at most
+``due_at_once`` under way at a time, so one turn of the loop runs only a handful of them and players'
+interactions get their turns in between (a task each, started together, would hold the loop for seconds).
+
 A timer whose moment has already passed when it is armed (a restart after a long downtime finds every
 deadline past) is overdue: it joins the backlog, which runs oldest first, a few callbacks at a time and at
 most ``overdue_rate`` started a second, each start after the loop has had a turn and after the players'
@@ -16,6 +21,7 @@ discord.py holds every other request of the bot behind the 429s.
 
 import asyncio
 import contextlib
+import gc
 import heapq
 import itertools
 import logging
@@ -33,6 +39,13 @@ OVERDUE_RATE = 12.0
 # Overdue callbacks under way at once: enough to overlap one's database round trips with another's
 # posts, few enough that an interaction's query never waits behind more than a handful of them.
 OVERDUE_AT_ONCE = 4
+# Due callbacks under way at once: a turn of the loop runs at most this many of their steps.
+DUE_AT_ONCE = 16
+# During a burst of due timers, every this many starts the heap built so far leaves the cyclic collector's full
+# passes (gc.freeze): each callback loads a game that stays cached, and ten thousand of them would otherwise be
+# walked by every full pass, which holds the loop for hundreds of milliseconds at a time. The young generations
+# are collected first, so only cyclic garbage already old is kept (games, folds and timers hold no cycles).
+FREEZE_EVERY = 256
 # The backlog waits for interactions under way at most this long (seconds), so a steady stream of them
 # cannot starve it.
 FOREGROUND_WAIT = 1.0
@@ -47,8 +60,11 @@ class _Timer:
 
 class Scheduler:
     def __init__(self, clock: Clock | None = None, *, overdue_rate: float = OVERDUE_RATE,
-                 overdue_at_once: int = OVERDUE_AT_ONCE) -> None:
+                 overdue_at_once: int = OVERDUE_AT_ONCE, due_at_once: int = DUE_AT_ONCE) -> None:
         self.clock: Clock = clock or SystemClock()
+        self.due_at_once = due_at_once
+        self._ready: dict[Hashable, _Timer] = {}  # due, not started yet, in the order they fell due
+        self._starting: asyncio.Task[None] | None = None
         self.overdue_rate = overdue_rate
         self.overdue_at_once = overdue_at_once
         self._timers: dict[Hashable, _Timer] = {}
@@ -78,7 +94,25 @@ class Scheduler:
     def _due(self, key: Hashable, timer: _Timer) -> None:
         if self._timers.get(key) is timer:  # from here on the key is free: the callback may schedule it again
             del self._timers[key]
-        self._start(key, timer)
+        self._ready[key] = timer
+        if self._starting is None or self._starting.done():
+            self._starting = asyncio.get_running_loop().create_task(self._start_ready(), name="due timers")
+
+    async def _start_ready(self) -> None:
+        """Start the due callbacks in order, at most ``due_at_once`` under way (the loop runs others between)."""
+        slots = asyncio.Semaphore(self.due_at_once)
+        started = 0
+        while self._ready:
+            await slots.acquire()
+            if not self._ready:  # cancelled meanwhile
+                slots.release()
+                break
+            started += 1
+            if started % FREEZE_EVERY == 0:
+                gc.collect(1)
+                gc.freeze()
+            key = next(iter(self._ready))
+            self._start(key, self._ready.pop(key)).add_done_callback(lambda _: slots.release())
 
     def _start(self, key: Hashable, timer: _Timer) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(self._run(key, timer.callback), name=f"timer {key!r}")
@@ -136,9 +170,10 @@ class Scheduler:
                 self._idle.set()
 
     def is_scheduled(self, key: Hashable) -> bool:
-        return key in self._timers or key in self._backlog
+        return key in self._timers or key in self._backlog or key in self._ready
 
     def cancel(self, key: Hashable) -> None:
+        self._ready.pop(key, None)
         if self._backlog.pop(key, None) is not None and len(self._order) > 2 * len(self._backlog) + 64:
             # mostly cancelled entries (games that ended meanwhile): keep only the live ones
             self._order = [entry for entry in self._order if self._backlog.get(entry[2]) is entry[3]]
@@ -152,17 +187,19 @@ class Scheduler:
             self.cancel(key)
         self._backlog.clear()
         self._order.clear()
-        if self._draining is not None:
-            self._draining.cancel()
+        self._ready.clear()
+        for task in (self._draining, self._starting):
+            if task is not None:
+                task.cancel()
 
     async def fire_due(self) -> int:
         """Run now every timer whose moment has come by the clock, the backlog's included (tests move a fake
         clock)."""
         now = self.clock.now()
-        due = sorted((t.when, str(k), k) for k, t in [*self._timers.items(), *self._backlog.items()]
-                     if t.when <= now)
+        due = sorted((t.when, str(k), k) for k, t in [*self._timers.items(), *self._backlog.items(),
+                                                      *self._ready.items()] if t.when <= now)
         for _, _, key in due:
-            timer = self._timers.pop(key, None) or self._backlog.pop(key, None)
+            timer = self._timers.pop(key, None) or self._backlog.pop(key, None) or self._ready.pop(key, None)
             if timer is not None:
                 if timer.handle is not None:
                     timer.handle.cancel()

@@ -28,6 +28,7 @@ from bot.core.game import Action, RuleError
 from bot.core.service import ABANDONED, GameService, Outcome
 from bot.core.table import Table
 from bot.core.throttle import ReplyThrottle
+from bot.http_pacing import in_background
 from bot.i18n import DEFAULT, t
 from cogs.seats import safe_name, seat_style
 from storage.base import GameRecord
@@ -239,7 +240,7 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         text = presenter.join_dm(record.channel_id, lang)
         if text is None:
             return
-        if not await self.talk.send_dm(interaction.user.id, text):
+        if not await in_background(self.talk.send_dm(interaction.user.id, text)):
             await reply(interaction, word(self.presenters[record.kind], "core.dm.blocked", lang))
 
     def lobby_embed(self, record: GameRecord, lang: str, headline: str | None = None,

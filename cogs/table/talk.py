@@ -34,6 +34,7 @@ from bot.core.game import Prompt
 from bot.core.locks import KeyedLocks
 from bot.core.service import GameService, StepReport
 from bot.core.table import AWAY_AFTER_MISSES, Table
+from bot.http_pacing import in_background
 from bot.i18n import LANGUAGES, t
 from storage.base import GameRecord
 
@@ -669,7 +670,7 @@ class Talk(Restarts):
         self.scheduler.schedule((DEADLINE, game_id), record.deadline, lambda: self.deadline(game_id, step))
         remind_at = record.deadline - self.bot.settings.reminder_seconds
         if self.bot.settings.reminder_seconds and remind_at > self.bot.clock.now():
-            self.scheduler.schedule((REMINDER, game_id), remind_at, lambda: self.remind(game_id, step))
+            self.scheduler.schedule((REMINDER, game_id), remind_at, lambda: in_background(self.remind(game_id, step)))
         else:
             self.scheduler.cancel((REMINDER, game_id))
 

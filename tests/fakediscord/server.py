@@ -220,10 +220,12 @@ class FakeDiscord:
         await self.dispatch("CHANNEL_UPDATE", channel.payload(self.world))
 
     # ---- rate limits ---------------------------------------------------------------------------------
-    def limit_globally(self, requests: int = GLOBAL_REQUESTS, window: float = GLOBAL_WINDOW) -> GlobalRateLimit:
+    def limit_globally(self, requests: int = GLOBAL_REQUESTS, window: float = GLOBAL_WINDOW, *,
+                       sliding: bool = False) -> GlobalRateLimit:
         """From now on, refuse a token's requests beyond ``requests`` per ``window`` seconds with Discord's
-        global 429 (interaction callbacks and webhooks exempt); ``fake.global_limit = None`` lifts it."""
-        self.global_limit = GlobalRateLimit(requests, window)
+        global 429 (interaction callbacks and webhooks exempt); ``fake.global_limit = None`` lifts it.
+        ``sliding``: in any window of ``window`` seconds, as Discord counts, rather than in fixed windows."""
+        self.global_limit = GlobalRateLimit(requests, window, sliding=sliding)
         return self.global_limit
 
     # ---- fault injection ----------------------------------------------------------------------------
