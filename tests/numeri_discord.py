@@ -21,8 +21,13 @@ def turn_step(message: Message) -> int | None:
     return None
 
 
+TURN_TITLE = re.compile(r"Numeri · turn \d+ · ")
+
+
 def turn_messages(world: World) -> list[Message]:
-    return [m for m in world.fake.messages(world.general) if m.embeds and "'s turn" in (m.embeds[0].get("title") or "")]
+    """The bot's messages showing a turn (the living message, while it asks for a move)."""
+    return [m for m in world.fake.messages(world.general)
+            if m.embeds and TURN_TITLE.match(m.embeds[0].get("title") or "")]
 
 
 def finals(world: World) -> list[Message]:

@@ -41,7 +41,9 @@ async def test_a_whole_game_of_two_humans_by_buttons(world: World) -> None:
         assert step is not None
         name = whose_turn(world, message, PLAYERS)
         assert message.attachments and message.attachments[0].filename.endswith(".png")
-        assert "Board:" in world.fake.visible_text(message)  # the picture's facts, as text
+        # the picture's facts are its alt text, not a text copy in the message
+        assert "Board:" in (message.attachments[0].description or "")
+        assert "Board:" not in world.fake.visible_text(message)
         before = len(world.fake.requests)
         pressed = await (await world.users[name].click(message, buttons(message)[0]["custom_id"])).wait()
         assert pressed.response_type == 7, pressed.text()  # the turn message itself is edited
@@ -57,16 +59,15 @@ async def test_a_whole_game_of_two_humans_by_buttons(world: World) -> None:
         assert f"{display}: {result.scores[seat]} points" in final
     winners = [world.users[PLAYERS[s]].user.display_name for s in sorted(result.winners)]
     assert all(w in final.split("Winner")[1] for w in winners)
-    # each turn message was posted once (then edited into the move made); the end was announced once
+    # one living turn message, edited from move to move; the end was announced once
     bot_messages = [m for m in world.fake.messages(world.general) if m.author_id == BOT_USER_ID]
-    titles = [m.embeds[0].get("title") for m in bot_messages if m.embeds]
-    assert titles.count("Numeri · move made") == moves
-    assert len(bot_messages) == 1 + moves + 1  # the lobby, one message per turn, the final message
+    assert len(bot_messages) == 3  # the lobby, the living turn message, the final message
+    assert not finals(world)[0].attachments  # the end board is on the living message, not uploaded again
     assert len(finals(world)) == 1
-    # passes and extra throws that happened are told in the channel
+    # passes and extra throws that happened are told in the channel (in some version of the living message)
     record = await world.bot.store.load_game(1)
     _, events = fold(GAME, record)
-    said = "\n".join(world.fake.visible_text(m) for m in bot_messages)
+    said = "\n".join(str(version) for m in bot_messages for version in m.history)
     if any(isinstance(e, Passed) for e in events):
         assert "no move is possible, the turn passes" in said
     if any(isinstance(e, Moved) and e.extra_turn for e in events):
@@ -130,8 +131,7 @@ async def test_the_timer_plays_the_normal_ai_move_and_two_timeouts_mark_away(wor
         name = whose_turn(world, message, PLAYERS)
         if name == "ana":
             await world.advance(61)  # ana never moves: the deadline plays for her
-            edited = await eventually(lambda m=message: not buttons(world.fake.world.messages[m.id]) and
-                                      world.fake.world.messages[m.id], what="the timed-out turn message")
+            edited = await eventually(lambda m=message, s=step: turn_step(m) != s and m, what="the next turn")
             assert "Time ran out for" in world.fake.visible_text(edited)
             assert "normal AI" in world.fake.visible_text(edited)
             timed_out["ana"] = timed_out.get("ana", 0) + 1
@@ -210,13 +210,19 @@ async def test_a_move_committed_but_never_posted_is_told_once_after_restart(worl
     await world.restart()
     following = await next_turn(world, step)  # type: ignore[arg-type]
     display = world.users[mover].user.display_name
-    # the missed move is told once: in its own turn message, closed after the restart, not again below it
-    assert f"{display} rolled" in world.fake.visible_text(world.fake.world.messages[message.id])
-    if following is not None:
-        assert f"{display} rolled" not in world.fake.visible_text(following)
+    # the missed move is told once: in the living message's log, edited after the restart
+    assert following is None or following.id == message.id
+    assert moved_lines(world, display) == 1
     await world.restart()
     after = [m for m in world.fake.messages(world.general) if m.author_id == BOT_USER_ID]
-    assert len(after) == posted + 1  # one new message, whatever the restarts
+    assert len(after) == posted  # no new message, whatever the restarts (the end aside)
+    assert moved_lines(world, display) == 1
+
+
+def moved_lines(world: World, display: str) -> int:
+    """How many times the channel tells a move of ``display`` (not the current turn's "rolled **x**")."""
+    pattern = re.compile(rf"{re.escape(display)} rolled [^*]")
+    return sum(len(pattern.findall(text)) for text in world.channel_text())
 
 
 async def test_a_turn_message_posted_but_not_recorded_is_found_not_posted_again(world: World) -> None:
@@ -313,10 +319,10 @@ async def test_numeri_in_french(world: World) -> None:
     await (await world.users["ben"].click(opened.message, "Rejoindre")).wait()
     await (await world.users["ana"].click(opened.message, "Lancer")).wait()
     turn = await eventually(lambda: next((m for m in world.fake.messages(world.general)
-                                          if m.embeds and "au tour de" in m.embeds[0].get("title", "")), None),
+                                          if m.embeds and "Numeri · tour " in m.embeds[0].get("title", "")), None),
                             what="the French turn message")
     text = world.fake.visible_text(turn)
-    assert "a fait" in text and "Plateau :" in text and "Pion" in text
+    assert "a fait" in text and "Pion" in text and "Plateau :" in (turn.attachments[0].description or "")
     mover = next(n for n in PLAYERS if world.users[n].user.display_name in turn.embeds[0]["title"])
     other = next(n for n in PLAYERS if n != mover)
     refused = await (await world.users[other].click(turn, buttons(turn)[0]["custom_id"])).wait()

@@ -129,10 +129,26 @@ def points_line(view: NumeriView, seat: int, lang: str) -> str:
     return "\n".join(parts)
 
 
+LOG_LINES = 3  # the earlier moves the living turn message keeps (about one round of turns at 3-4 seats)
+
+
 class NumeriPresenter(Presenter):
+    """One living turn message per table: every step of the game is a step of one thread, so the turn message
+    is edited from move to move (the press's own answer) instead of a new post per move; it shows the board
+    picture (its facts as the picture's alt text, not as a text copy) and the last moves as a short log."""
+
     key = KEY
     colour = discord.Colour.teal()
+    threads = True
     event_line = staticmethod(event_line)  # since_text tells each step with it
+
+    def thread(self, view: NumeriView, prompt: Prompt) -> str:
+        return "table"  # the whole game is one thread: one living message
+
+    def log_text(self, since: Sequence[Happened], seats: Sequence[SeatInfo], lang: str) -> str:
+        """The last moves (the living message's ``since`` is every step since it was posted)."""
+        lines = [line for h in since if (line := event_line(h, seats, lang)) is not None]
+        return "\n".join(lines[-LOG_LINES:])
 
     def lobby(self, options: Mapping[str, Any], lang: str) -> str:
         return t("numeri.lobby.description", lang, min=MIN_SEATS, max=MAX_SEATS,
@@ -147,31 +163,31 @@ class NumeriPresenter(Presenter):
     def status(self, view: NumeriView, prompt: Prompt, seats: Sequence[SeatInfo], since: Sequence[Happened],
                lang: str) -> Card:
         name = who(seats, view.current)
-        lines = [self.since_text(since, seats, lang),
+        lines = [self.log_text(since, seats, lang),
                  t("numeri.turn.rolled", lang, name=name, roll=face(view.roll, lang)),
-                 t("numeri.turn.timeout", lang), board_line(view, seats, lang)]
+                 t("numeri.turn.timeout", lang)]
         away = [who(seats, s.seat) for s in seats if s.away]
         if away:
             lines.append(t("numeri.turn.away", lang, names=", ".join(away)))
-        embed, pic = self._board_embed(t("numeri.turn.title", lang, name=name), "\n\n".join(x for x in lines if x),
-                                       view, seats, lang)
+        embed, pic = self._board_embed(t("numeri.turn.title", lang, name=name, turn=view.throws),
+                                       "\n\n".join(x for x in lines if x), view, seats, lang)
         return Card(embeds=(embed,), pictures=(pic,))
 
     def done(self, happened: Happened, seats: Sequence[SeatInfo], since: Sequence[Happened], lang: str) -> Card:
         view: NumeriView = happened.after
-        text = "\n".join(x for x in (self.since_text(since, seats, lang), event_line(happened, seats, lang)) if x)
-        embed, pic = self._board_embed(t("numeri.done.title", lang), f"{text}\n\n{board_line(view, seats, lang)}",
-                                       view, seats, lang)
+        text = self.log_text([*since, happened], seats, lang)
+        embed, pic = self._board_embed(t("numeri.done.title", lang), text, view, seats, lang)
         return Card(embeds=(embed,), pictures=(pic,))
 
     def final(self, view: NumeriView, seats: Sequence[SeatInfo], since: Sequence[Happened], lang: str) -> Card:
+        # The end board is on the living message just above (closed with ``done``): not uploaded again.
         text = "\n\n".join(x for x in (self.since_text(since, seats, lang), winners_line(view, seats, lang)) if x)
-        embed, pic = self._board_embed(t("numeri.final.title", lang), text, view, seats, lang)
+        embed = discord.Embed(title=t("numeri.final.title", lang), description=text[:4000], colour=self.colour)
         gone = {s.seat for s in seats if s.gone}
         for seat in sorted(range(view.seats), key=lambda s: s in gone):  # a seat that left ranks last
             embed.add_field(name=t("numeri.final.seat", lang, name=who_marked(seats, seat, lang),
                                    score=view.scores[seat]), value=points_line(view, seat, lang), inline=True)
-        return Card(embeds=(embed,), pictures=(pic,))
+        return Card(embeds=(embed,))
 
     def inputs(self, view: NumeriView, prompt: Prompt, seat: Seat, legal: Sequence[Action] | None, lang: str
                ) -> Inputs:

@@ -537,10 +537,26 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         except NotYourTurn:
             raise self._their_turn(await self.service.table(table.id), lang, interaction.user.id) from None
         if on_turn_message and self.talk.continues(outcome.table, step):
-            await settled(interaction)  # the same thread goes on: announce edits the message into the next step
+            # the same thread goes on: announce edits the message into the next step, as this press's answer
+            used: list[bool] = []
+
+            async def through(card: Card, view: discord.ui.View) -> None:
+                await edit(interaction, **edit_fields(card), view=view)
+                used.append(True)
+
+            await self.talk.announce(outcome.table, outcome.reports, editor=through)
+            if not used and outcome.reports and outcome.reports[0].step == step:
+                # the next step waits for an AI (or a chance step): the message shows the move made until then
+                lang_game = await self.languages.for_game(outcome.table.record)
+                async with self.talk.locks(table.id):  # not over the AI's move if it came meanwhile
+                    if self.talk.turn_messages.get(table.id) is not None and self.talk.continues(outcome.table, step):
+                        since = [h for h in self.talk.since_of(table.id, step) if h.step != step]
+                        card = presenter.done(happened(outcome.table, outcome.reports[0]),
+                                              seat_infos(outcome.table), since, lang_game)
+                        await edit(interaction, **edit_fields(card), view=None)
+            await settled(interaction)
             if not interaction.response.is_done():
                 await interaction.response.defer()
-            await self.talk.announce(outcome.table, outcome.reports)
             return
         if outcome.ack is not None and (sealed or not on_turn_message):
             ack = self._ack_text(outcome, lang)

@@ -141,7 +141,10 @@ class Restarts:
                 self._caught_up.add(game_id)
                 await self.service.catch_up(game_id)
                 full, table = await self._read_both(game_id)
-                if table.running and full.status_message_id is not None and full.phase == table.step:
+                # A thread's one message is recorded once for all its steps: it shows this step only once this
+                # step is marked (the mark follows its edit); else it is found and edited below.
+                shown = not self.presenter(table).threads or full.announced_phase >= table.step - 1
+                if table.running and full.status_message_id is not None and full.phase == table.step and shown:
                     # this step's turn message is up (the stop came after recording it, or another process
                     # posted it): only the mark may lack; a message known here for an older step is over
                     up = self.turn_messages.get(game_id)

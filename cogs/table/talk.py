@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +69,8 @@ CATCH_UP_AFTER = 30.0  # a post that failed through every retry is tried again t
 BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)  # failed timer work (database errors), then every minute
 LOOKBACK = 50  # recent channel messages searched for a message already posted
 STATUS_EDIT_DELAY = 2.0  # coalesce "who has chosen" edits of a sealed step: one edit for a burst of choices
+# The pressed message's own interaction, editing it as its answer (see ``announce``).
+Editor = Callable[[Card, discord.ui.View], Awaitable[None]]
 DEFAULT_NONCES = {"turn": "pt", "final": "pf", "report": "pr", "abandoned": "ab"}
 
 
@@ -305,13 +307,15 @@ class Talk(Restarts):
 
     # Telling the steps --------------------------------------------------------------------------
     async def announce(self, table: Table, reports: Sequence[StepReport], *, shown: int | None = None,
-                       attempt: int = 0) -> None:
+                       attempt: int = 0, editor: Editor | None = None) -> None:
         """Tell the channel about ``reports`` (just committed): edit the turn message of the step that ended
-        (unless the interaction did, ``shown``), then post the next turn message or the final message."""
+        (unless the interaction did, ``shown``), then post the next turn message or the final message.
+        ``editor``: the pressed turn message's own interaction, which edits it into the next step of the same
+        thread as its answer (not a rate-limited call) instead of a REST edit."""
         game_id = table.id
         try:
             async with self.locks(game_id):
-                await self._announce(table, reports, shown)
+                await self._announce(table, reports, shown, editor=editor)
                 # the players' private sheets follow into the next sealed step (one click a step, no new message)
                 await self.sheets.refresh(await self.service.table(game_id), self.presenter(table))
         except Exception as exc:  # the steps are stored: telling them is caught up later
@@ -322,7 +326,7 @@ class Talk(Restarts):
                                     lambda: self.catch_up(game_id, attempt + 1))
 
     async def _announce(self, table: Table, reports: Sequence[StepReport], shown: int | None, *,
-                        catching_up: bool = False) -> None:
+                        catching_up: bool = False, editor: Editor | None = None) -> None:
         record, presenter = table.record, self.presenter(table)
         lang = await self.languages.for_game(record)
         seats = seat_infos(table)
@@ -337,7 +341,7 @@ class Talk(Restarts):
             # the same thread goes on: open_turn edits the message up into the current step, still telling
             # what it told before (a reveal the previous message could not show)
             await self.open_turn(table, [*up.since, *(happened(table, r) for r in reports)], lang=lang,
-                                 catching_up=catching_up)
+                                 catching_up=catching_up, editor=editor)
             return
         # ``shown``: an interaction closed the message up itself, telling the steps up to ``shown``
         closed = up is not None and shown is not None and shown >= up.step
@@ -508,7 +512,7 @@ class Talk(Restarts):
         return card
 
     async def open_turn(self, table: Table, since: Sequence[Happened], *, lang: str | None = None,
-                        catching_up: bool = False, head: Card | None = None) -> None:
+                        catching_up: bool = False, head: Card | None = None, editor: Editor | None = None) -> None:
         """Post what the current step asks (or the end) and arm the step's timers. ``head``: a report told at
         the top of the same message (the caller checked that it fits, see ``combined``)."""
         record, presenter = table.record, self.presenter(table)
@@ -534,16 +538,21 @@ class Talk(Restarts):
                 await self.service.announced(game_id, step - 1)
             return
         prompt = table.prompt
-        if prompt is None or not table.awaited():
-            return  # nobody human to wait for: the service is still settling
         up = self.turn_messages.get(game_id)
+        if prompt is None or not table.awaited():
+            # nobody human to wait for: the service is still settling. A thread going on keeps what it has to
+            # tell (the move just made) for the edit that shows the next human step.
+            if up is not None and up.thread is not None and up.thread == self.thread_of(table):
+                self.turn_messages[game_id] = replace(up, since=tuple(since))
+            return
         if up is not None and up.step == step:
             return  # this step's turn message is up already
         self.arm(record)
         thread = self.thread_of(table)
         if up is not None and thread is not None and up.thread == thread:
             card = self._status(table, prompt, seats, since, lang)
-            if await self._edit(record, up.message_id, card, self.input_view(table, prompt, lang)):
+            view = self.input_view(table, prompt, lang)
+            if await self._through(editor, card, view) or await self._edit(record, up.message_id, card, view):
                 self.turn_messages[game_id] = TurnMessage(step, up.message_id, tuple(since), thread)
                 await self.store.set_message(game_id, "status", up.message_id)
                 await self.service.announced(game_id, step - 1)
@@ -585,6 +594,19 @@ class Talk(Restarts):
         first.set_footer(text=footer(title, game_id, final, lang))
         return Card(card.content, (first, *card.embeds[1:]), card.pictures)
 
+    @staticmethod
+    async def _through(editor: Editor | None, card: Card, view: discord.ui.View) -> bool:
+        """Edit through the interaction's answer; False (the caller edits by REST) when there is none or it
+        failed (the interaction token expired)."""
+        if editor is None:
+            return False
+        try:
+            await editor(card, view)
+            return True
+        except discord.HTTPException as exc:
+            log.info("could not edit the turn message through its interaction: %s", exc)
+            return False
+
     async def _edit(self, record: GameRecord, message_id: int, card: Card, view: discord.ui.View | None = None
                     ) -> bool:
         try:
@@ -598,16 +620,17 @@ class Talk(Restarts):
     async def tell_timed_out(self, table: Table, reports: Sequence[StepReport]) -> None:
         """DM each seat the deadline acted for what was done in its name (the presenter's optional hook), and
         once, to a seat this made away, that it is marked away (no more reminders) and how to come back."""
+        if not any(report.timed_out for report in reports):
+            return
         lang = await self.languages.for_game(table.record)
-        title = self.presenter(table).title(lang)
+        presenter = self.presenter(table)
+        title = presenter.title(lang)
         for seat in sorted({s for report in reports for s in report.timed_out}):
             user_id = table.seat(seat).user_id
             if user_id is not None and table.misses_in_a_row(seat) == AWAY_AFTER_MISSES:
                 await self.send_dm(user_id, t("core.dm.away", lang, game=title,
                                               channel=f"<#{table.record.channel_id}>", misses=AWAY_AFTER_MISSES))
-        hook = self.presenter(table).timed_out
-        if not any(report.timed_out for report in reports):
-            return
+        hook = presenter.timed_out
         game = table.game
         for report in reports:
             for seat in sorted(report.timed_out):

@@ -130,6 +130,8 @@ def result_line(seat: SeatInfo, r: SeatResult, lang: str) -> str:
         first = int(r.number[0]) if r.number else 0
         parts = f"{first}×{rules.LAST_TURN_MULTIPLIER}" if r.points - r.bonus != first else f"{first}"
         bonus = t("thenumber.reveal.bonus", lang, bonus=r.bonus) if r.bonus else ""
+        if parts == str(r.points) and not bonus:  # "**8** (8)" said the same thing twice
+            return t("thenumber.reveal.approved_plain", lang, number=r.number, name=name, points=r.points)
         return t("thenumber.reveal.approved", lang, number=r.number, name=name, points=r.points, parts=parts,
                  bonus=bonus)
     if r.status is Status.ELIMINATED:

@@ -243,7 +243,7 @@ class Routes:
             if ident in uploads:
                 upload = uploads[ident]
                 result.append(Attachment(self.world.ids.next(), str(entry.get("filename") or upload.filename),
-                                         upload.content_type, upload.data))
+                                         upload.content_type, upload.data, entry.get("description")))
             elif ident in kept:
                 result.append(kept[ident])
             else:

@@ -197,6 +197,7 @@ class Attachment:
     filename: str
     content_type: str | None
     data: bytes
+    description: str | None = None  # alt text (the ``attachments`` entry's ``description``)
 
     @property
     def size(self) -> int:
@@ -204,8 +205,11 @@ class Attachment:
 
     def payload(self, channel_id: int) -> Json:
         url = f"https://cdn.fake.discord/attachments/{channel_id}/{self.id}/{self.filename}"
-        return {"id": str(self.id), "filename": self.filename, "size": self.size, "url": url, "proxy_url": url,
-                "content_type": self.content_type}
+        payload: Json = {"id": str(self.id), "filename": self.filename, "size": self.size, "url": url,
+                         "proxy_url": url, "content_type": self.content_type}
+        if self.description:
+            payload["description"] = self.description
+        return payload
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ MESSAGES = {
     "numeri.choice.ends": "{moves} · ends the game",
     "numeri.left": " (left the game)",
     "numeri.choice.placeholder": "Choose a move…",
-    "numeri.turn.title": "Numeri · {name}'s turn",
+    "numeri.turn.title": "Numeri · turn {turn} · {name}",
     "numeri.turn.rolled": "🎲 {name} rolled **{roll}**: choose a move with the buttons below.",
     "numeri.turn.timeout": "⏰ If the time runs out, the bot plays this move as the normal AI would.",
     "numeri.turn.away": "Away (timed out twice in a row): {names}",

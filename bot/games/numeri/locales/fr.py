@@ -30,7 +30,7 @@ MESSAGES = {
     "numeri.choice.ends": "{moves} · fin de la partie",
     "numeri.left": " (a quitté la partie)",
     "numeri.choice.placeholder": "Choisissez un coup…",
-    "numeri.turn.title": "Numeri · au tour de {name}",
+    "numeri.turn.title": "Numeri · tour {turn} · {name}",
     "numeri.turn.rolled": "🎲 {name} a fait **{roll}** : choisissez un coup avec les boutons ci-dessous.",
     "numeri.turn.timeout": "⏰ Si le temps s'écoule, le bot joue ce coup comme l'IA normale.",
     "numeri.turn.away": "Absents (deux fois hors délai de suite) : {names}",

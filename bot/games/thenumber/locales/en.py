@@ -63,6 +63,7 @@ MESSAGES = {
     "thenumber.reveal.footer": "Game #{game}",
     "thenumber.reveal.tower": "Biggest on top:",
     "thenumber.reveal.approved": "`{number}` {name}: ✅ approved, **{points}** ({parts}{bonus})",
+    "thenumber.reveal.approved_plain": "`{number}` {name}: ✅ approved, **{points}**",
     "thenumber.reveal.bonus": " + {bonus} bonus 🏆",
     "thenumber.reveal.eliminated": "`{number}` {name}: ❌ eliminated, shares {shared} with {blocker}",
     "thenumber.reveal.and": " and ",
@@ -87,7 +88,8 @@ MESSAGES = {
     "thenumber.score.nobody": "nobody",
     "thenumber.score.final": "Final scores.",
     "thenumber.digits.title": "Board of {name}",
-    "thenumber.digits.description": "{board}\nAvailable: {available} · crossed off: {crossed}",
+    "thenumber.digits.description": ("{board}\nAvailable: {available} · {crossed} "
+                                     "{crossed:plural:digit|digits} crossed off"),
     "thenumber.list.and": " and ",
     "thenumber.digits.none": "none",
     "thenumber.step": "round {round}, turn {turn}",

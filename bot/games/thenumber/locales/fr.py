@@ -63,6 +63,7 @@ MESSAGES = {
     "thenumber.reveal.footer": "Partie n° {game}",
     "thenumber.reveal.tower": "Du plus grand au plus petit :",
     "thenumber.reveal.approved": "`{number}` {name} : ✅ validé, **{points}** ({parts}{bonus})",
+    "thenumber.reveal.approved_plain": "`{number}` {name} : ✅ validé, **{points}**",
     "thenumber.reveal.bonus": " + {bonus} de bonus 🏆",
     "thenumber.reveal.eliminated": "`{number}` {name} : ❌ éliminé, partage le {shared} avec {blocker}",
     "thenumber.reveal.and": " et le ",
@@ -87,7 +88,8 @@ MESSAGES = {
     "thenumber.score.nobody": "personne",
     "thenumber.score.final": "Scores finaux.",
     "thenumber.digits.title": "Plateau de {name}",
-    "thenumber.digits.description": "{board}\nDisponibles : {available} · barrés : {crossed}",
+    "thenumber.digits.description": ("{board}\nDisponibles : {available} · {crossed} "
+                                     "{crossed:plural:chiffre barré|chiffres barrés}"),
     "thenumber.list.and": " et ",
     "thenumber.digits.none": "aucun",
     "thenumber.step": "la manche {round}, tour {turn}",
