@@ -19,7 +19,7 @@ from .numeri_helpers import play_game, state_at
 def test_game_attributes() -> None:
     assert (GAME.key, GAME.title, GAME.seats, GAME.ai_levels) == ("numeri", "Numeri", range(2, 5),
                                                                   ("easy", "normal", "hard"))
-    assert [o.name for o in GAME.options] == ["turn_seconds"]
+    assert [o.name for o in GAME.options] == ["turn_seconds", "auto_play"]  # auto_play: the table option of issue 36
 
 
 def test_a_turn_is_a_die_then_an_open_move() -> None:
