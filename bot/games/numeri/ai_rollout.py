@@ -158,8 +158,10 @@ def outcome(board: Board, seat: int) -> float:
     return (WIN if margin >= 0 else -WIN) + margin
 
 
-def greedy(board: Board, seat: int, legal: list[tuple[int, ...]]) -> tuple[int, ...]:
-    """The normal level's choice: most points at once, an extra throw's worth, a won or lost end."""
+def _best(board: Board, seat: int, legal: list[tuple[int, ...]],
+          value: Callable[[Board, int, bool], float]) -> tuple[int, ...]:
+    """The choice of ``legal`` worth most: each is made on the board and undone; a choice that ends the game is
+    worth its ``outcome``, any other ``value(board, seat, extra)`` (``extra``: it earned an extra throw)."""
     if len(legal) == 1:
         return legal[0]
     best, best_value = legal[0], -1e18
@@ -174,45 +176,35 @@ def greedy(board: Board, seat: int, legal: list[tuple[int, ...]]) -> tuple[int, 
                 over = True
                 break
         if over:
-            value = outcome(board, seat)
+            worth = outcome(board, seat)
         else:
-            extra = any(board.in_chain(seat, mine[token - 1]) for token, _ in made)
-            value = board.points[seat] + (EXTRA_THROW if extra else 0.0)
+            worth = value(board, seat, any(board.in_chain(seat, mine[token - 1]) for token, _ in made))
         for token, here in reversed(made):
             board.undo(seat, token, here, was_open)
-        if value > best_value:
-            best, best_value = choice, value
+        if worth > best_value:
+            best, best_value = choice, worth
     return best
+
+
+def _greedy_value(board: Board, seat: int, extra: bool) -> float:
+    return board.points[seat] + (EXTRA_THROW if extra else 0.0)
+
+
+def _strong_value(board: Board, seat: int, extra: bool) -> float:
+    hope = board.end_free * HOPE_PER_SQUARE
+    return (1 - hope) * board.points[seat] + hope * board.hopes[seat] + (EXTRA_THROW if extra else 0.0)
+
+
+def greedy(board: Board, seat: int, legal: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """The normal level's choice: most points at once, an extra throw's worth, a won or lost end."""
+    return _best(board, seat, legal, _greedy_value)
 
 
 def strong(board: Board, seat: int, legal: list[tuple[int, ...]]) -> tuple[int, ...]:
     """A stronger model of a seat than ``greedy``: a token is worth its square blended with the squares it
     may still reach (``AHEAD``, weighted by how open the end of the track is), an extra throw counts, and the
     game is ended only when that wins it, and by the margin."""
-    if len(legal) == 1:
-        return legal[0]
-    best, best_value = legal[0], -1e18
-    mine = board.pos[seat]
-    was_open = board.open
-    for choice in legal:
-        made: list[tuple[int, int]] = []
-        over = False
-        for token in choice:
-            made.append((token, board.put(seat, token, board.dest(mine[token - 1]))))
-            if board.ended():
-                over = True
-                break
-        if over:
-            value = outcome(board, seat)
-        else:
-            extra = any(board.in_chain(seat, mine[token - 1]) for token, _ in made)
-            hope = board.end_free * HOPE_PER_SQUARE
-            value = (1 - hope) * board.points[seat] + hope * board.hopes[seat] + (EXTRA_THROW if extra else 0.0)
-        for token, here in reversed(made):
-            board.undo(seat, token, here, was_open)
-        if value > best_value:
-            best, best_value = choice, value
-    return best
+    return _best(board, seat, legal, _strong_value)
 
 
 Policy = Callable[[Board, int, list[tuple[int, ...]]], tuple[int, ...]]
