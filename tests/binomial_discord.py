@@ -67,6 +67,18 @@ async def settled(world: World, game_id: int = 1) -> Message | None:
     return await eventually(find, what="the turn message of the current step")  # type: ignore[no-any-return]
 
 
+async def through_numerology(world: World, kind: str) -> Table:
+    """Let the timers play the 16 rolls until the colloquium asks for ``kind`` ("declare", or "pick" in the
+    dark variant); the table then."""
+    for _ in range(40):
+        if (await table(world)).state.kind == kind:
+            break
+        await world.advance(31)
+    current = await table(world)
+    assert current.state.kind == kind, current.state.kind
+    return current
+
+
 def seat_of(world: World, current: Table, name: str) -> int:
     seated = current.record.seat_of(world.users[name].id)
     assert seated is not None

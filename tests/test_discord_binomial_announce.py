@@ -4,7 +4,7 @@ late DM in the dark variant lands in the next round: the player reads which). Re
 
 from __future__ import annotations
 
-from tests.binomial_discord import numerology_messages, settled, start_binomial, table
+from tests.binomial_discord import numerology_messages, settled, start_binomial, table, through_numerology
 from tests.discord_world import World, eventually
 
 PLAYERS = ("ana", "ben")
@@ -22,12 +22,7 @@ async def test_the_first_chairman_is_announced_with_the_first_roll(world: World)
 async def test_a_dark_declaration_is_acknowledged_with_its_round_and_card(world: World) -> None:
     await start_binomial(world, PLAYERS, dark=True)
     await settled(world)
-    for _ in range(40):  # the numerology played by the timers
-        if (await table(world)).state.kind == "pick":
-            break
-        await world.advance(31)
-    current = await table(world)
-    assert current.state.kind == "pick"
+    current = await through_numerology(world, "pick")
     answer = await world.dm("ana", "pass")
     assert answer.startswith(f"Round {current.state.round}, "), answer
     assert "You pass" in answer
@@ -54,12 +49,8 @@ async def test_when_the_ai_declares_last_the_round_message_shows_the_reveal(worl
     monkeypatch.setattr("bot.core.service.secrets.randbits", lambda bits: 1)  # type: ignore[attr-defined]
     await start_binomial(world, ("ana",), ai_players=1, ai_level="easy")
     await settled(world)
-    for _ in range(40):  # the numerology played by the timers
-        if (await table(world)).state.kind == "declare":
-            break
-        await world.advance(31)
-    current = await table(world)
-    assert current.state.kind == "declare" and current.state.chairman == 0
+    current = await through_numerology(world, "declare")
+    assert current.state.chairman == 0
     message = await settled(world)
     assert message is not None
     pressed = await (await world.users["ana"].click(message, buttons(message)[-1]["custom_id"])).wait()  # Pass

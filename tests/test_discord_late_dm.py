@@ -5,7 +5,7 @@ Real bot, local fake Discord, whose message ids carry the test clock's time."""
 
 from __future__ import annotations
 
-from tests.binomial_discord import settled, start_binomial, table
+from tests.binomial_discord import settled, start_binomial, table, through_numerology
 from tests.discord_world import World, eventually
 
 PLAYERS = ("ana", "ben")
@@ -14,11 +14,7 @@ PLAYERS = ("ana", "ben")
 async def to_colloquium(world: World) -> None:
     await start_binomial(world, PLAYERS, dark=True)
     await settled(world)
-    for _ in range(40):  # the numerology played by the timers
-        if (await table(world)).state.kind == "pick":
-            break
-        await world.advance(31)
-    assert (await table(world)).state.kind == "pick"
+    await through_numerology(world, "pick")
 
 
 async def expire(world: World) -> None:
@@ -94,11 +90,7 @@ async def test_a_declaration_sent_before_ones_turn_in_the_same_round_is_refused(
     refused (the shared line: both steps are the same round and card)."""
     await start_binomial(world, PLAYERS)
     await settled(world)
-    for _ in range(40):  # the numerology played by the timers
-        if (await table(world)).state.kind == "declare":
-            break
-        await world.advance(31)
-    current = await table(world)
+    current = await through_numerology(world, "declare")
     first = PLAYERS[next(iter(current.state.to_act))]
     second = next(p for p in PLAYERS if p != first)
     written = world.clock.now()
