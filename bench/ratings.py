@@ -30,6 +30,7 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from bot.core.rating import rating_job, season_of
 from bot.core.rating_check import recompute_from
@@ -207,16 +208,22 @@ def build_board(path: Path, games: int, players: int, seed: int = 5) -> None:
     db.close()
 
 
+async def time_board(stats: Any, repeats: int) -> tuple[Any, list[float], list[float]]:
+    """The board's first page and its 201st, each asked ``repeats`` times: (the first page, their times)."""
+    firsts, laters = [], []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        page = await stats.rating_board(GUILD, KIND, server_scope(GUILD), min_games=5)
+        firsts.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        await stats.rating_board(GUILD, KIND, server_scope(GUILD), min_games=5, page=200)
+        laters.append(time.perf_counter() - start)
+    return page, firsts, laters
+
+
 async def measure_board(path: Path, repeats: int) -> None:
     async with SQLiteStats(path, summariser(GAMES), [g.key for g in GAMES]) as stats:
-        firsts, laters = [], []
-        for _ in range(repeats):
-            start = time.perf_counter()
-            page = await stats.rating_board(GUILD, KIND, server_scope(GUILD), min_games=5)
-            firsts.append(time.perf_counter() - start)
-            start = time.perf_counter()
-            await stats.rating_board(GUILD, KIND, server_scope(GUILD), min_games=5, page=200)
-            laters.append(time.perf_counter() - start)
+        page, firsts, laters = await time_board(stats, repeats)
         plan = await stats.explain(BOARD_SQL, (KIND, server_scope(GUILD), 5, 10, 0))
         ledger = (await stats._fetch("SELECT COUNT(*) FROM rated_games", ()))[0][0]
         wins_plan = await stats.explain(LEADERBOARD_SQL, (GUILD, KIND, 0, leaderboard.NOW + 1, 1))
@@ -260,14 +267,7 @@ async def measure_board_postgres(games: int, players: int, repeats: int) -> None
                                          timeout=3600)
             built = time.perf_counter() - start
         async with PostgresStats(url, summariser(GAMES), [g.key for g in GAMES]) as stats:
-            firsts, laters = [], []
-            for _ in range(repeats):
-                start = time.perf_counter()
-                page = await stats.rating_board(GUILD, KIND, server_scope(GUILD), min_games=5)
-                firsts.append(time.perf_counter() - start)
-                start = time.perf_counter()
-                await stats.rating_board(GUILD, KIND, server_scope(GUILD), min_games=5, page=200)
-                laters.append(time.perf_counter() - start)
+            page, firsts, laters = await time_board(stats, repeats)
             plan = [str(r[0]) for r in await stats.pool.fetch(f"EXPLAIN ANALYZE {pg(BOARD_SQL)}", KIND,
                                                               server_scope(GUILD), 5, 10, 0)]
             ledger = await stats.pool.fetchval("SELECT COUNT(*) FROM rated_games")
