@@ -167,6 +167,10 @@ class GameService(LobbyService):
         else:
             self._tables.pop(table.id, None)
 
+    def held(self) -> list[Table]:
+        """The running tables this process has in memory (its own games, not every game of the store)."""
+        return list(self._tables.values())
+
     def _drop(self, game_id: int) -> None:
         """Forget the cached table (the store moved on without us): the next read loads afresh."""
         self._tables.pop(game_id, None)

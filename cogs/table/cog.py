@@ -135,7 +135,7 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         log.error("database %s was deleted or replaced while the bot ran: no choice is taken any more; stopping "
                   "(exit status %d) so that a supervisor starts the bot again", path, DATABASE_LOST_EXIT)
         self.bot.exit_code = DATABASE_LOST_EXIT  # type: ignore[attr-defined]
-        for table in list(self.service._tables.values()):
+        for table in self.service.held():
             if table.running:
                 lang = await self._game_lang(table.record)
                 with contextlib.suppress(discord.HTTPException):
