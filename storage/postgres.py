@@ -349,6 +349,28 @@ class PostgresStore(PoolHolder):
                                 " ON CONFLICT (user_id) DO UPDATE SET dm = excluded.dm, mention = excluded.mention",
                                 user_id, int(dm), int(mention))
 
+    async def get_summary(self, user_id: int) -> bool:
+        """/notify summary: the daily DM listing the tables waiting for the player; on by default."""
+        value = await self.pool.fetchval("SELECT summary FROM user_notify WHERE user_id = $1", user_id)
+        return True if value is None else bool(value)
+
+    async def set_summary(self, user_id: int, on: bool) -> None:
+        await self.pool.execute("INSERT INTO user_notify (user_id, summary) VALUES ($1, $2)"
+                                " ON CONFLICT (user_id) DO UPDATE SET summary = excluded.summary", user_id, int(on))
+
+    async def claim_reminder(self, game_id: int, phase: int, slot: str, now: float) -> bool:
+        """As SQLite's: True for the one caller whose row went in (it sends the reminder)."""
+        done = await self.pool.execute("INSERT INTO reminders_sent (game_id, phase, slot, sent_at)"
+                                       " VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                                       game_id, phase, slot, float(now))
+        return bool(done == "INSERT 0 1")
+
+    async def running_games_of_user(self, user_id: int) -> list[GameRecord]:
+        """Every running game ``user_id`` is seated at, in any server (for /mygames): the games' rows only."""
+        where = "status = 'running' AND id IN (SELECT game_id FROM seats WHERE user_id = $1 AND state = 'seated')"
+        async with self.pool.acquire() as db:
+            return await load_many(db, where + " ORDER BY deadline", (user_id,), details=False)
+
 
 # Helpers (all take a connection; those that write are called inside a transaction) ----------------
 def _real(value: float | None) -> float | None:

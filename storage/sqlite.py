@@ -452,6 +452,33 @@ class SQLiteStore(ConnectionHolder):
                                      " (user_id) DO UPDATE SET dm = excluded.dm, mention = excluded.mention",
                                      (user_id, int(dm), int(mention))), atomic=False)
 
+    async def get_summary(self, user_id: int) -> bool:
+        """/notify summary: the daily DM listing the tables waiting for the player; on by default."""
+        row = await self._read(lambda db: db.execute("SELECT summary FROM user_notify WHERE user_id = ?",
+                                                     (user_id,)).fetchone())
+        return True if row is None else bool(row["summary"])
+
+    async def set_summary(self, user_id: int, on: bool) -> None:
+        await self._write(_statement("INSERT INTO user_notify (user_id, summary) VALUES (?, ?) ON CONFLICT"
+                                     " (user_id) DO UPDATE SET summary = excluded.summary", (user_id, int(on))),
+                          atomic=False)
+
+    async def claim_reminder(self, game_id: int, phase: int, slot: str, now: float) -> bool:
+        """Record that a daily table's reminder ``slot`` of step ``phase`` is being sent: True for the one caller
+        that recorded it (it sends), False when it was already (a restart, another process: nothing is sent)."""
+        def claim(db: Conn) -> bool:
+            cursor = db.execute("INSERT INTO reminders_sent (game_id, phase, slot, sent_at) VALUES (?, ?, ?, ?)"
+                                " ON CONFLICT DO NOTHING", (game_id, phase, slot, now))
+            return cursor.rowcount == 1
+
+        return bool(await self._write(claim, atomic=False))
+
+    async def running_games_of_user(self, user_id: int) -> list[GameRecord]:
+        """Every running game ``user_id`` is seated at, in any server (for /mygames): the games' rows only."""
+        where = "status = 'running' AND id IN (SELECT game_id FROM seats WHERE user_id = ? AND state = 'seated')"
+        return await self._read(lambda db: _load_rows(db, where + " ORDER BY deadline", (user_id,),
+                                                      details=False))
+
 
 # The batch (runs in the connection's thread) ------------------------------------------------------
 def _commit_batch(items: list[tuple[Callable[[Conn], Any], bool]], db: Conn) -> list[tuple[bool, Any]]:

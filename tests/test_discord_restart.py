@@ -69,8 +69,9 @@ async def test_commands_are_synced_only_when_they_change(world: World) -> None:
     names = {c["name"] for c in puts[0].json}
     from bot.games import GAMES
 
-    # a group per game; /digits: The Number's; /notify: every game's reminders (issue 36)
-    assert names == {*(g.key for g in GAMES), "score", "board", "digits", "notify"}
+    # a group per game; /digits: The Number's; /notify: every game's reminders (issue 36); /mygames and /server
+    # (its timezone): daily tables (issue 38)
+    assert names == {*(g.key for g in GAMES), "score", "board", "digits", "notify", "mygames", "server"}
 
 
 async def test_a_turn_committed_but_never_announced_is_revealed_once_after_restart(world: World) -> None:

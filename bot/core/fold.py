@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from random import Random
 from typing import Any
 
+from .deadlines import engine_options
 from .game import Action, Game, Prompt, RuleError, Seat, Step
 
 FORMAT = 1  # the envelope's format number; a new one is a new contract
@@ -72,7 +73,7 @@ def step_rng(seed: int, step: int, seat: Seat | None = None) -> Random:
 def fold(game: Game[Any, Any, Any], seats: int, options: Mapping[str, Any], seed: int,
          steps: Sequence[Mapping[Any, Any]], upto: int | None = None) -> tuple[Any, list[Any]]:
     """The state after the first ``upto`` stored steps (all of them if None), and each step's event."""
-    state = game.setup(seats, options, seed)
+    state = game.setup(seats, engine_options(options), seed)  # the pace is the table's, not the game's
     events: list[Any] = []
     for stored in steps[:upto]:
         state, event = game.apply(state, step_from_json(stored))
@@ -84,7 +85,8 @@ def fold(game: Game[Any, Any, Any], seats: int, options: Mapping[str, Any], seed
 def envelope(game_key: str, seats: Sequence[str], options: Mapping[str, Any], seed: int,
              steps: Sequence[Mapping[Any, Any]]) -> dict[str, Any]:
     """A game's log as one JSON-able object; ``seats`` names the seats in order (their count matters)."""
-    return {"game": game_key, "format": FORMAT, "seats": list(seats), "options": dict(options), "seed": seed,
+    return {"game": game_key, "format": FORMAT, "seats": list(seats), "options": dict(engine_options(options)),
+            "seed": seed,
             "steps": [step_to_json(step_from_json(s)) for s in steps]}
 
 

@@ -24,13 +24,14 @@ from storage.base import GameRecord, GameStore, StalePhase, WrongStatus
 from storage.ratings import RatingJob
 
 from .clock import Clock
+from .deadlines import AWAY_STEP, TABLE_OPTION_NAMES, TABLE_OPTIONS, is_daily, step_seconds
 from .errors import NotEnoughPlayers, NotFinished, NotHost, NotInGame, NotRunning, NotYourTurn, SentBefore, TurnOver
 from .fold import envelope, step_from_json, step_rng, step_to_json
 from .game import AUTO_PLAY, Action, Game, LearningGame, PastGame, Prompt, RuleError, Seat, Step
 from .lobby import GameSpec, LobbyService, successor
 from .options import check_seats, checked_options
 from .rating import SEASON_META, rating_job, season_length, season_of
-from .table import PRIORS_KEY, Table, by_position, fold, seed_of, stored_steps
+from .table import AWAY_AFTER_MISSES, PRIORS_KEY, Table, by_position, fold, misses_in_a_row, seed_of, stored_steps
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +119,8 @@ class GameService(LobbyService):
         return GameSpec.of(self.game_of(record.kind))
 
     def turn_seconds(self, record: GameRecord) -> int:
-        return int(record.options.get("turn_seconds", self.default_turn_seconds))
+        """A step's length: the table's ``turn_seconds`` when live, its ``step_hours`` when daily."""
+        return step_seconds(record.options, int(record.options.get("turn_seconds", self.default_turn_seconds)))
 
     # Reading ------------------------------------------------------------------------------------
     async def table(self, game_id: int) -> Table:
@@ -253,8 +255,12 @@ class GameService(LobbyService):
                          options: Mapping[str, Any], *, kind: str | None = None) -> GameRecord:
         """A new table of ``kind`` (the first game by default), its options checked against the game's."""
         game = self.game_of(kind or self.spec.kind)
-        return await super().open_lobby(guild_id, channel_id, host_id, host_name,
-                                         checked_options(game.options, options), kind=game.key)
+        checked = checked_options(game.options, options)
+        # the table's own options (pace), every game's: checked, and stored only when given (a live table's
+        # options stay as they were before daily tables)
+        table = checked_options(TABLE_OPTIONS, {k: v for k, v in options.items() if k in TABLE_OPTION_NAMES})
+        checked.update({k: table[k] for k in options if k in TABLE_OPTION_NAMES})
+        return await super().open_lobby(guild_id, channel_id, host_id, host_name, checked, kind=game.key)
 
     async def start(self, game_id: int, by_user: int) -> Outcome:
         """Seat order is final; the seed is drawn once and stored; chance and AI seats act at once."""
@@ -362,8 +368,9 @@ class GameService(LobbyService):
                 absent = (full.seats if full else frozenset()) - prompt.seats
                 missing = table.awaited()
                 drafts = {s: table.drafts[s] for s in prompt.seats if s in table.drafts} if prompt.sealed else {}
-                applied = {**table.game.timeout(table.state, missing), **forfeit(table.game, table.state, absent),
-                           **drafts}
+                played = await self._played_for(table, missing)
+                defaults = table.game.timeout(table.state, missing - played.keys()) if missing - played.keys() else {}
+                applied = {**defaults, **played, **forfeit(table.game, table.state, absent), **drafts}
                 report = await self._commit(table, applied, "deadline", missing)
                 if report is not None:
                     table, more = await self._settle(game_id, table)
@@ -371,6 +378,36 @@ class GameService(LobbyService):
                 table = await self.table(game_id)  # a draft came in elsewhere, or the step is over
             log.warning("game %s: gave up expiring step %s after %s attempts", game_id, step, self.max_retries)
             return reports
+
+    async def _played_for(self, table: Table, missing: frozenset[Seat]) -> dict[Seat, Any]:
+        """On a daily table, the AI's move for each missing human who also missed the deadline before (the
+        second in a row: away): the table goes on with a considered move, not the rules' default. They still
+        count as timed out, so they stay away until they act again."""
+        if not is_daily(table.record.options):
+            return {}
+        levels = tuple(getattr(table.game, "ai_levels", ()) or ("",))
+        played: dict[Seat, Any] = {}
+        for seat in sorted(missing):
+            if table.seat(seat).is_ai or table.misses_in_a_row(seat) < AWAY_AFTER_MISSES - 1:
+                continue
+            move = await self._ai_move(table, seat, levels[len(levels) // 2])
+            if move is not None:
+                played[seat] = move
+        return played
+
+    def _step_seconds(self, table: Table, after: Any, payload: Mapping[str, Any]) -> int:
+        """The next step's length: a daily step that awaits only players away (two deadlines missed in a row)
+        lasts :data:`AWAY_STEP` at most, then the AI plays for them: the others do not wait days for them."""
+        seconds = self.turn_seconds(table.record)
+        if not is_daily(table.record.options):
+            return seconds
+        prompt = table.game.prompt(after)
+        seated = {s.seat for s in table.record.seated if not s.is_ai}
+        humans = (prompt.seats & seated) if prompt is not None and not prompt.chance else set()
+        steps = [*table.steps, payload]
+        if humans and all(misses_in_a_row(steps, s) >= AWAY_AFTER_MISSES for s in humans):
+            return int(min(seconds, AWAY_STEP))
+        return seconds
 
     async def catch_up(self, game_id: int) -> list[StepReport]:
         """Take the chance and AI steps a crash left undone (restore after a restart)."""
@@ -441,8 +478,8 @@ class GameService(LobbyService):
         after, event = table.game.apply(before, step)
         finished = table.game.prompt(after) is None
         now = self.clock.now()
-        deadline = None if finished else now + self.turn_seconds(table.record)
         payload = {"step": step_to_json(step), "reason": reason, "timed_out": sorted(timed_out)}
+        deadline = None if finished else now + self._step_seconds(table, after, payload)
         rating = await self._rating(table, after, now) if finished else None
         if not await self.store.resolve_phase(table.id, n, table.stored_payload(payload), deadline, finished, now,
                                               choices=table.choices, rating=rating):
@@ -535,9 +572,10 @@ class GameService(LobbyService):
         drafts = {seat: table.drafts[seat] for seat in sorted(prompt.seats)}
         return {**forfeit(game, state, absent), **drafts}, "all-chosen"
 
-    async def _ai_move(self, table: Table, seat: Seat) -> dict[str, Any] | None:
+    async def _ai_move(self, table: Table, seat: Seat, level: str | None = None) -> dict[str, Any] | None:
+        """The AI's move for ``seat``: at its own level, or ``level`` for a human it plays for (daily tables)."""
         game, state = table.game, table.state
-        level = table.seat(seat).ai_level or ""
+        level = level or table.seat(seat).ai_level or ""
         view, rng = game.view(state, seat), self._rng(table, table.step, seat)
         think = (partial(game.ai, view, seat, level, rng, priors=table.ai_priors)
                  if table.ai_priors is not None and isinstance(game, LearningGame)

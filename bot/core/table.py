@@ -8,7 +8,7 @@ rows, the latest per seat) are kept beside the state, since engines see only com
 from __future__ import annotations
 
 from array import array
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -19,6 +19,18 @@ from .game import Action, Game, Prompt, Seat
 
 AWAY_AFTER_MISSES = 2
 PRIORS_KEY = "ai_priors"  # the start action's key of the AI priors, beside "seed"
+
+
+def misses_in_a_row(steps: Sequence[Mapping[str, Any]], seat: Seat) -> int:
+    """How many of the latest ``steps`` that asked ``seat`` it let time out, counted back to one it acted in."""
+    key, misses = str(seat), 0
+    for payload in reversed(steps):
+        if key not in payload["step"] and seat not in payload.get("timed_out", ()):
+            continue  # a step that did not ask this seat
+        if seat not in payload.get("timed_out", ()):
+            break
+        misses += 1
+    return misses
 
 
 def by_position(record: GameRecord) -> GameRecord:
@@ -187,14 +199,7 @@ class Table:
 
     def misses_in_a_row(self, seat: Seat) -> int:
         """How many of the latest steps that asked ``seat`` it let time out, counted back to one it acted in."""
-        key, misses = str(seat), 0
-        for payload in reversed(self.steps):
-            if key not in payload["step"] and seat not in payload.get("timed_out", ()):
-                continue  # a step that did not ask this seat
-            if seat not in payload.get("timed_out", ()):
-                break
-            misses += 1
-        return misses
+        return misses_in_a_row(self.steps, seat)
 
     def step_at(self, when: float) -> int:
         """The step that was open at ``when``, compared to the millisecond as Discord's ids carry a message's

@@ -14,8 +14,11 @@ async def setup(bot: "NumberBot") -> None:
     from .cog import TableCog
     from .components import DYNAMIC_ITEMS
     from .language import CatalogTranslator
+    from .mygames import DailyCommands
 
     # The commands' names and descriptions in every language (here, so nothing in bot/ imports a cog).
     await bot.tree.set_translator(CatalogTranslator())
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
-    await bot.add_cog(TableCog(bot))
+    table = TableCog(bot)
+    await bot.add_cog(table)
+    await bot.add_cog(DailyCommands(bot, table.talk))  # /mygames and /server timezone (daily tables)

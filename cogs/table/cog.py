@@ -774,19 +774,25 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             await send(interaction, **card.fields(), ephemeral=True)
 
 
-    @app_commands.rename(dm=cmd("dm", "core.cmd.notify.dm"), mention=cmd("mention", "core.cmd.notify.mention"))
+    @app_commands.rename(dm=cmd("dm", "core.cmd.notify.dm"), mention=cmd("mention", "core.cmd.notify.mention"),
+                         summary=cmd("summary", "daily.cmd.notify.summary"))
     @app_commands.describe(dm=cmd("Reminders by DM (on or off)", "core.cmd.notify.dm.desc"),
                            mention=cmd("A mention in the channel when a DM cannot reach you (on or off)",
-                                       "core.cmd.notify.mention.desc"))
-    async def notify_cmd(self, interaction: Interaction, dm: bool | None = None, mention: bool | None = None) -> None:
+                                       "core.cmd.notify.mention.desc"),
+                           summary=cmd("A daily DM listing the tables waiting for you (on or off)",
+                                       "daily.cmd.notify.summary.desc"))
+    async def notify_cmd(self, interaction: Interaction, dm: bool | None = None, mention: bool | None = None,
+                         summary: bool | None = None) -> None:
         """Per user, in every game and server: no option shows the setting, an option changes only itself."""
         async with self.answering(interaction, anywhere=True):
             lang = await self._lang(interaction)
             notify = self.talk.notify
-            reach = (await notify.of(interaction.user.id) if dm is None and mention is None
-                     else await notify.set(interaction.user.id, dm=dm, mention=mention))
+            reach = (await notify.of(interaction.user.id) if dm is None and mention is None and summary is None
+                     else await notify.set(interaction.user.id, dm=dm, mention=mention, summary=summary))
             await reply(interaction, t("core.reply.notify", lang, dm=t("core.on" if reach.dm else "core.off", lang),
-                                       mention=t("core.on" if reach.mention else "core.off", lang)))
+                                       mention=t("core.on" if reach.mention else "core.off", lang))
+                        + "\n" + t("daily.reply.summary", lang, summary=t("core.on" if reach.summary else "core.off",
+                                                                           lang)))
 
 
 def _host_passed(before: GameRecord, after: GameRecord) -> tuple[str, str] | None:

@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.deadlines import TABLE_OPTIONS
 from bot.core.game import Game, Option
 from bot.i18n import DEFAULT, catalog
 
@@ -67,10 +68,11 @@ def _option_parameter(option: Option) -> tuple[Any, Any]:
 
 
 def _start(game: Game[Any, Any, Any], parent: app_commands.Group) -> app_commands.Command[Any, ..., None]:
-    """``/<key> start``: turn_seconds first, then ai_players and ai_level, then the game's other options."""
+    """``/<key> start``: turn_seconds first, then ai_players and ai_level, then the game's other options, then
+    the table's own (``pace``, ``step_hours``: every game has them, from :mod:`bot.core.deadlines`)."""
     key = game.key
     timer = [o for o in game.options if o.name == "turn_seconds"]
-    others = [o for o in game.options if o.name != "turn_seconds"]
+    others = [o for o in game.options if o.name != "turn_seconds"] + list(TABLE_OPTIONS)
     levels = tuple(game.ai_levels)
     kind = inspect.Parameter.KEYWORD_ONLY
     parameters = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
@@ -94,10 +96,10 @@ def _start(game: Game[Any, Any, Any], parent: app_commands.Group) -> app_command
     start.__qualname__ = "GameCog.start"  # a method: discord.py passes the cog first (the group is the cog's)
     start.__discord_app_commands_param_rename__ = {  # type: ignore[attr-defined]
         name: words(f"{key}.cmd.opt.{name}", f"commands.opt.{name}")
-        for name in (*(o.name for o in game.options), "ai_players", "ai_level")}
+        for name in (*(o.name for o in (*game.options, *TABLE_OPTIONS)), "ai_players", "ai_level")}
     start.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
         name: words(f"{key}.cmd.opt.{name}.desc", f"commands.opt.{name}.desc")
-        for name in (*(o.name for o in game.options), "ai_players", "ai_level")}
+        for name in (*(o.name for o in (*game.options, *TABLE_OPTIONS)), "ai_players", "ai_level")}
     choices: dict[str, list[app_commands.Choice[str]]] = {
         "ai_level": [app_commands.Choice(name=level, value=level) for level in levels]}
     choices |= {o.name: [app_commands.Choice(name=c, value=c) for c in o.choices] for o in others if o.choices}

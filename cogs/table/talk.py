@@ -39,6 +39,7 @@ from bot.i18n import LANGUAGES, t
 from storage.base import GameRecord
 
 from .components import again_view, choices_view, sealed_view
+from .daily import DailyReminders, away_key, with_deadline
 from .language import Languages
 from .notify import NotifySettings
 from .presenter import Card, Happened, Presenter, Presenters, SeatInfo
@@ -88,6 +89,7 @@ class Talk(Restarts):
         self.languages = languages
         self.store = bot.store
         self.notify = NotifySettings(bot.store)
+        self.daily = DailyReminders(self)  # a daily table's reminders (issue 38)
         self.sheets = PrivateSheets()
         self.scheduler = bot.scheduler
         self.retry_delays: tuple[float, ...] = RETRY_DELAYS
@@ -507,6 +509,7 @@ class Talk(Restarts):
         presenter = self.presenter(table)
         view = table.game.view(table.state, None)
         card = presenter.status_at(view, prompt, seats, since, table.record.deadline, lang)
+        card = with_deadline(card, table.record, lang)  # a daily table's deadline as Discord timestamps
         if presenter.footer_on_turn:
             card = self._with_footer(card, presenter.title(lang), table.id, False, lang)
         return card
@@ -628,7 +631,7 @@ class Talk(Restarts):
         for seat in sorted({s for report in reports for s in report.timed_out}):
             user_id = table.seat(seat).user_id
             if user_id is not None and table.misses_in_a_row(seat) == AWAY_AFTER_MISSES:
-                await self.send_dm(user_id, t("core.dm.away", lang, game=title,
+                await self.send_dm(user_id, t(away_key(table.record), lang, game=title,
                                               channel=f"<#{table.record.channel_id}>", misses=AWAY_AFTER_MISSES))
         hook = presenter.timed_out
         game = table.game
@@ -681,6 +684,8 @@ class Talk(Restarts):
             return
         game_id, step = record.id, record.phase
         self.scheduler.schedule((DEADLINE, game_id), record.deadline, lambda: self.deadline(game_id, step))
+        if self.daily.arm(record):  # a daily table: its half-time and near reminders, sent once each
+            return
         remind_at = record.deadline - self.bot.settings.reminder_seconds
         if self.bot.settings.reminder_seconds and remind_at > self.bot.clock.now():
             self.scheduler.schedule((REMINDER, game_id), remind_at, lambda: in_background(self.remind(game_id, step)))

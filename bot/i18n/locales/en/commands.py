@@ -37,4 +37,10 @@ MESSAGES = {
     "commands.choice.auto": "auto",
     "commands.choice.en": "English",
     "commands.choice.fr": "French",
+    "commands.opt.pace": "pace",
+    "commands.opt.pace.desc": "live: 15 s to 1 h a turn; daily: 1 h to 72 h a turn, with reminders (default: live)",
+    "commands.opt.step_hours": "step_hours",
+    "commands.opt.step_hours.desc": "Hours per turn of a daily table (1-72, default 24)",
+    "commands.choice.live": "live",
+    "commands.choice.daily": "daily",
 }

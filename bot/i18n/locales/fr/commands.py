@@ -37,4 +37,10 @@ MESSAGES = {
     "commands.choice.auto": "auto",
     "commands.choice.en": "anglais",
     "commands.choice.fr": "français",
+    "commands.opt.pace": "rythme",
+    "commands.opt.pace.desc": "direct : 15 s à 1 h par tour ; long cours : 1 h à 72 h, avec rappels (défaut : direct)",
+    "commands.opt.step_hours": "heures_par_tour",
+    "commands.opt.step_hours.desc": "Heures par tour d'une table au long cours (1-72, 24 par défaut)",
+    "commands.choice.live": "direct",
+    "commands.choice.daily": "long cours",
 }

@@ -1,0 +1,140 @@
+"""``/mygames`` (every table waiting for you, in any server) and ``/server timezone`` (the quiet hours' zone of a
+server's daily tables), beside the shared front end: its own cog, so the table cog's files stay as they are.
+
+Both answer privately. ``/mygames`` lists the running tables whose current step awaits you, soonest deadline
+first, each with a link to its turn message; the list is cut to Discord's 2,000 characters with a count of the
+tables left out.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.core.deadlines import discord_time, is_daily
+from bot.i18n import t
+
+from .answers import MESSAGE_LIMIT, SlowAnswer, reply
+from .daily import jump_link
+from .language import cmd
+
+if TYPE_CHECKING:
+    from bot.client import NumberBot
+
+    from .talk import Talk
+
+log = logging.getLogger(__name__)
+Interaction = discord.Interaction[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """A table waiting for the player: what ``/mygames`` shows of it."""
+
+    game: str  # the game's title in the reader's language
+    channel_id: int
+    deadline: float | None
+    daily: bool
+    link: str
+
+
+def waiting_text(tables: Sequence[Waiting], lang: str, limit: int = MESSAGE_LIMIT) -> str:
+    """The ``/mygames`` answer: one line a table, cut before ``limit`` characters with a count of the rest."""
+    if not tables:
+        return t("daily.mygames.none", lang)
+    head = t("daily.mygames.head", lang, count=len(tables))
+    lines: list[str] = []
+    for index, table in enumerate(tables):
+        line = t("daily.mygames.line", lang, game=table.game, channel=f"<#{table.channel_id}>", link=table.link,
+                 pace=t("daily.pace.daily" if table.daily else "daily.pace.live", lang),
+                 left=discord_time(table.deadline, "R") if table.deadline else "—")
+        more = t("daily.mygames.more", lang, count=len(tables) - index)
+        # room for this line, and for the "and N more" line should a later one not fit
+        if len("\n".join([head, *lines, line, more])) > limit:
+            lines.append(more)
+            break
+        lines.append(line)
+    return "\n".join([head, *lines])
+
+
+class DailyCommands(commands.Cog, name="DailyTables"):
+    def __init__(self, bot: NumberBot, talk: Talk) -> None:
+        self.bot = bot
+        self.talk = talk
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(app_commands.Command(
+            name=cmd("mygames", "daily.cmd.mygames"), callback=self.mygames_cmd,
+            description=cmd("Every table waiting for you, in every server", "daily.cmd.mygames.desc")))
+        server = app_commands.Group(name=cmd("server", "daily.cmd.server"), guild_only=True,
+                                    description=cmd("This server's settings for the bot", "daily.cmd.server.desc"))
+        server.add_command(app_commands.Command(
+            name=cmd("timezone", "daily.cmd.timezone"), callback=self.timezone_cmd,
+            description=cmd("The time zone of the daily tables' quiet hours (Manage Server)",
+                            "daily.cmd.timezone.desc")))
+        self.bot.tree.add_command(server)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command("mygames")
+        self.bot.tree.remove_command("server")
+
+    async def _lang(self, interaction: Interaction) -> str:
+        return await self.talk.languages.for_user(interaction)
+
+    async def mygames_cmd(self, interaction: Interaction) -> None:
+        guard = SlowAnswer(interaction, "ephemeral")
+        try:
+            lang = await self._lang(interaction)
+            text = waiting_text(await self.waiting(interaction.user.id, lang), lang)
+        except Exception:
+            log.exception("/mygames failed")
+            text = t("core.error.generic", await self._lang(interaction))
+        finally:
+            guard.stop()
+        await reply(interaction, text)
+
+    async def waiting(self, user_id: int, lang: str) -> list[Waiting]:
+        """The running tables whose current step awaits ``user_id``, soonest deadline first."""
+        talk, service = self.talk, self.talk.service
+        found: list[Waiting] = []
+        for record in await talk.store.running_games_of_user(user_id):
+            if record.kind not in service.games:
+                continue  # another service's game
+            table = await service.table(record.id)
+            seat = table.record.seat_of(user_id)
+            if not table.running or seat is None or seat.seat not in table.awaited():
+                continue
+            message_id = talk.turn_message_id(table.id) or table.record.status_message_id
+            found.append(Waiting(talk.presenter(table).title(lang), table.record.channel_id, table.record.deadline,
+                                 is_daily(table.record.options), jump_link(table.record, message_id)))
+        return sorted(found, key=lambda w: w.deadline or float("inf"))
+
+    @app_commands.rename(zone=cmd("zone", "daily.cmd.timezone.zone"))
+    @app_commands.describe(zone=cmd("An IANA time zone, such as Europe/Paris (empty: show the current one)",
+                                    "daily.cmd.timezone.zone.desc"))
+    async def timezone_cmd(self, interaction: Interaction, zone: str | None = None) -> None:
+        lang = await self._lang(interaction)
+        zones = self.talk.daily.zones
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            await reply(interaction, t("core.error.guild_only", lang))
+            return
+        if zone is None:
+            current = await zones.of(guild_id)
+            await reply(interaction, t("daily.timezone.shown", lang, zone=current.key))
+            return
+        if not interaction.permissions.manage_guild:
+            await reply(interaction, t("daily.timezone.not_allowed", lang))
+            return
+        try:
+            chosen = await zones.set(guild_id, zone)
+        except ValueError:
+            await reply(interaction, t("daily.timezone.unknown", lang, zone=zone[:60]))
+            return
+        await reply(interaction, t("daily.timezone.set", lang, zone=chosen.key))
