@@ -542,7 +542,8 @@ class GameService(LobbyService):
         legal = table.game.legal(table.state, min(humans))
         return legal[0] if legal is not None and len(legal) == 1 else None
 
-    async def _automatic(self, table: Table, prompt: Prompt) -> tuple[Step, str] | None:
+    async def _automatic(self, table: Table, prompt: Prompt
+                         ) -> tuple[Step, str] | tuple[Step, str, frozenset[Seat]] | None:
         """The step to commit now without a human, or None while a human is awaited."""
         game, state, n = table.game, table.state, table.step
         if prompt.chance:
@@ -568,9 +569,28 @@ class GameService(LobbyService):
             table.drafts[seat] = move
             table.choices += 1
         if prompt.seats - table.drafts.keys():
-            return None
+            return await self._for_the_away(table, prompt, absent)
         drafts = {seat: table.drafts[seat] for seat in sorted(prompt.seats)}
         return {**forfeit(game, state, absent), **drafts}, "all-chosen"
+
+    async def _for_the_away(self, table: Table, prompt: Prompt, absent: frozenset[Seat]
+                            ) -> tuple[Step, str, frozenset[Seat]] | None:
+        """A daily sealed step whose players still awaited are all away, once every other human has chosen: the
+        AI plays for them now (the table goes on), and they count as timed out (still away). None otherwise: a
+        step awaiting only away players waits for its short deadline (:meth:`_step_seconds`), so they can come
+        back by acting."""
+        if not is_daily(table.record.options):
+            return None
+        humans = {s for s in prompt.seats if not table.seat(s).is_ai}
+        waiting = frozenset(humans - table.drafts.keys())
+        if (not waiting or waiting == humans or any(not table.away(s) for s in waiting)
+                or prompt.seats - table.drafts.keys() - waiting):
+            return None
+        played = await self._played_for(table, waiting)
+        if played.keys() != waiting:
+            return None  # an AI that cannot move: the deadline's default will
+        drafts = {seat: table.drafts[seat] for seat in sorted(prompt.seats) if seat in table.drafts}
+        return {**forfeit(table.game, table.state, absent), **drafts, **played}, "away", waiting
 
     async def _ai_move(self, table: Table, seat: Seat, level: str | None = None) -> dict[str, Any] | None:
         """The AI's move for ``seat``: at its own level, or ``level`` for a human it plays for (daily tables)."""

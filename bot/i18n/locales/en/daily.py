@@ -22,7 +22,7 @@ MESSAGES = {
     "daily.cmd.notify.summary.desc": "A daily DM listing the tables waiting for you (on or off)",
     "daily.reply.summary": "A daily DM listing the tables waiting for you **{summary}**.",
     "daily.mygames.none": "No table is waiting for you right now.",
-    "daily.mygames.head": "{count:plural:table is|tables are} waiting for you:",
+    "daily.mygames.head": "{count} {count:plural:table is|tables are} waiting for you:",
     "daily.mygames.line": "• **{game}** in {channel} ({pace}), deadline {left}: {link}",
     "daily.mygames.more": "…and {count} more.",
     "daily.summary": "Your daily summary of the tables waiting for you (turn it off with `/notify summary:False`):",

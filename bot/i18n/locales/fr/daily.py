@@ -23,7 +23,7 @@ MESSAGES = {
     "daily.cmd.notify.summary.desc": "Un MP quotidien listant les tables qui vous attendent (oui ou non)",
     "daily.reply.summary": "Un MP quotidien listant les tables qui vous attendent **{summary}**.",
     "daily.mygames.none": "Aucune table ne vous attend pour l'instant.",
-    "daily.mygames.head": "{count:plural:table vous attend|tables vous attendent} :",
+    "daily.mygames.head": "{count} {count:plural:table vous attend|tables vous attendent} :",
     "daily.mygames.line": "• **{game}** dans {channel} ({pace}), échéance {left} : {link}",
     "daily.mygames.more": "…et {count} de plus.",
     "daily.summary": ("Votre résumé quotidien des tables qui vous attendent (désactivez-le avec "
