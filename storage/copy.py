@@ -2,7 +2,7 @@
 
 Everything a bot keeps is copied: games, seats, actions, the settings in ``meta`` (server languages, the commands
 hash), the derived statistics cache, the ratings (ledger, changes, current values), /notify's settings and the daily
-reminders already sent. Not copied: ``schema_migrations`` (each backend numbers its own) and the leases
+reminders and summaries already sent. Not copied: ``schema_migrations`` (each backend numbers its own) and the leases
 ``instance_lease``, ``shard_lease`` (a process's, not the data's). The copy is one PostgreSQL transaction, so a
 failure leaves the target empty; the source's lease is held throughout, so no bot writes to it meanwhile. The proof:
 for every table, the row count and a SHA-256 of every row in key order, read back from both databases.
@@ -34,6 +34,7 @@ TABLES: dict[str, str] = {
     "ratings": "kind, scope, user_id",
     "user_notify": "user_id",
     "reminders_sent": "game_id, phase, slot",
+    "summaries_sent": "user_id, day",
 }
 NOT_COPIED = frozenset({"schema_migrations", "instance_lease", "shard_lease"})  # leases: a process's
 

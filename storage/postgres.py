@@ -365,6 +365,12 @@ class PostgresStore(PoolHolder):
                                        game_id, phase, slot, float(now))
         return bool(done == "INSERT 0 1")
 
+    async def claim_summary(self, user_id: int, day: str, now: float) -> bool:
+        """As :meth:`claim_reminder`, for a player's daily summary of ``day`` (its UTC date)."""
+        done = await self.pool.execute("INSERT INTO summaries_sent (user_id, day, sent_at) VALUES ($1, $2, $3)"
+                                       " ON CONFLICT DO NOTHING", user_id, day, float(now))
+        return bool(done == "INSERT 0 1")
+
     async def running_games_of_user(self, user_id: int) -> list[GameRecord]:
         """Every running game ``user_id`` is seated at, in any server (for /mygames): the games' rows only."""
         where = "status = 'running' AND id IN (SELECT game_id FROM seats WHERE user_id = $1 AND state = 'seated')"

@@ -473,6 +473,15 @@ class SQLiteStore(ConnectionHolder):
 
         return bool(await self._write(claim, atomic=False))
 
+    async def claim_summary(self, user_id: int, day: str, now: float) -> bool:
+        """As :meth:`claim_reminder`, for a player's daily summary of ``day`` (its UTC date)."""
+        def claim(db: Conn) -> bool:
+            cursor = db.execute("INSERT INTO summaries_sent (user_id, day, sent_at) VALUES (?, ?, ?)"
+                                " ON CONFLICT DO NOTHING", (user_id, day, now))
+            return cursor.rowcount == 1
+
+        return bool(await self._write(claim, atomic=False))
+
     async def running_games_of_user(self, user_id: int) -> list[GameRecord]:
         """Every running game ``user_id`` is seated at, in any server (for /mygames): the games' rows only."""
         where = "status = 'running' AND id IN (SELECT game_id FROM seats WHERE user_id = ? AND state = 'seated')"

@@ -17,9 +17,11 @@ from bot.core.deadlines import (
     NEAR,
     allowed,
     engine_options,
+    next_summary,
     quiet,
     reminder_plan,
     step_seconds,
+    summary_day,
     zone_named,
 )
 
@@ -147,3 +149,9 @@ def test_the_pace_sets_the_step_and_never_reaches_a_game() -> None:
     assert step_seconds({"pace": DAILY}, 120) == 24 * 3600
     assert step_seconds({"pace": DAILY, "step_hours": 3}, 120) == 3 * 3600
     assert engine_options({"pace": DAILY, "step_hours": 3, "dark": True}) == {"dark": True}
+
+
+def test_the_daily_summary_goes_out_at_nine_utc_once_a_day() -> None:
+    assert next_summary(at("2027-01-15T08:00")) == at("2027-01-15T09:00")
+    assert next_summary(at("2027-01-15T09:00")) == at("2027-01-16T09:00")
+    assert summary_day(at("2027-01-15T23:59")) == "2027-01-15"

@@ -150,3 +150,24 @@ async def test_notify_summary_switch(world: World) -> None:
     assert await world.bot.store.get_summary(world.users["cy"].id) is False
     await world.restart()
     assert "waiting for you **off**" in await run(world, "cy", "notify")
+
+
+def summaries(world: World, name: str) -> list[str]:
+    return [m.content for m in world.fake.dms(world.users[name]) if "daily summary" in m.content]
+
+
+async def test_one_summary_a_day_for_each_player_a_daily_table_waits_for(world: World) -> None:
+    status = await world.start_game(("ana", "ben", "cy"), pace="daily", step_hours=72)
+    await world.modal("ana", "513")  # ana has chosen: nothing waits for her
+    await run(world, "ben", "notify", summary=False)  # ben turned it off
+    await world.advance(HOUR)  # 09:00 UTC
+    sent = await eventually(lambda: summaries(world, "cy"), what="cy's daily summary")
+    link = f"https://discord.com/channels/{world.guild.id}/{world.general.id}/{status.id}"
+    assert "1 table is waiting for you" in sent[0] and link in sent[0]
+    assert summaries(world, "ana") == [] and summaries(world, "ben") == []
+    await world.restart()
+    await world.bot.get_cog("DailyTables").send_summaries()  # a second round the same day (another process, say)
+    assert len(summaries(world, "cy")) == 1
+    await world.advance(24 * HOUR)  # the next morning
+    await eventually(lambda: len(summaries(world, "cy")) == 2, what="the next day's summary")
+    assert summaries(world, "ben") == []

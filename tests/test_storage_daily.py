@@ -1,5 +1,5 @@
 """Daily tables in both stores (SQLite migration 0009, PostgreSQL 0004): a reminder is claimed once whatever
-the number of claimers, the /notify summary switch, and the running games of a player for /mygames."""
+the number of claimers, the /notify summary switch and one summary a day, and a player's running games."""
 
 from __future__ import annotations
 
@@ -18,6 +18,9 @@ async def test_a_reminder_is_claimed_exactly_once(backend: Backend, clock: FakeC
         assert await store.claim_reminder(record.id, 0, "near", clock.now())  # another slot
         assert await store.claim_reminder(record.id, 1, "half", clock.now())  # the next step's
         assert not await other.claim_reminder(record.id, 1, "half", clock.now())
+        days = await asyncio.gather(*(s.claim_summary(7, "2027-01-15", clock.now()) for s in (store, other, store)))
+        assert sorted(days) == [False, False, True]
+        assert await other.claim_summary(7, "2027-01-16", clock.now())  # the next day's
 
 
 async def test_the_summary_switch_is_on_by_default_and_kept_beside_the_other_settings(backend: Backend) -> None:

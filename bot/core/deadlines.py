@@ -38,6 +38,7 @@ QUIET_FROM, QUIET_UNTIL = 23, 8  # local hours: no reminder from 23:00 to 08:00 
 BEFORE_QUIET = 60.0  # a reminder moved before the night comes at 22:59
 AWAY_STEP = 3600.0  # a daily step awaiting only players away (two deadlines missed in a row): 1 h, then the AI
 UTC = "UTC"
+SUMMARY_HOUR = 9  # UTC: the daily summary DM (/notify summary)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +130,19 @@ def next_reminder(opened_at: float, deadline: float, zone: ZoneInfo, now: float,
                   sent: frozenset[str] = frozenset()) -> Reminder | None:
     plan = reminder_plan(opened_at, deadline, zone, now, sent)
     return plan[0] if plan else None
+
+
+def next_summary(now: float) -> float:
+    """When the next daily summary goes out: the next :data:`SUMMARY_HOUR` o'clock UTC after ``now`` (a player's
+    tables may be in servers of several zones: one fixed hour for everyone, the morning in Europe and Africa)."""
+    day = datetime.fromtimestamp(now, ZoneInfo(UTC)).replace(hour=SUMMARY_HOUR, minute=0, second=0, microsecond=0)
+    moment = day.timestamp()
+    return moment if moment > now else moment + 24 * 3600
+
+
+def summary_day(now: float) -> str:
+    """The UTC date a summary sent at ``now`` is the summary of (one a day per player)."""
+    return datetime.fromtimestamp(now, ZoneInfo(UTC)).date().isoformat()
 
 
 def discord_time(moment: float, style: str = "f") -> str:

@@ -4,6 +4,10 @@ server's daily tables), beside the shared front end: its own cog, so the table c
 Both answer privately. ``/mygames`` lists the running tables whose current step awaits you, soonest deadline
 first, each with a link to its turn message; the list is cut to Discord's 2,000 characters with a count of the
 tables left out.
+
+The daily summary (``/notify summary``, on by default) is the same list, by DM, once a day at 09:00 UTC, for each
+player a daily table waits for: claimed per player and day in the store before it goes out (at most once, like
+the reminders: a restart or a second process never sends a second one the same day).
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.deadlines import discord_time, is_daily
+from bot.core.deadlines import discord_time, is_daily, next_summary, summary_day
+from bot.core.table import Table
 from bot.i18n import t
 
 from .answers import MESSAGE_LIMIT, SlowAnswer, reply
@@ -31,6 +36,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
+SUMMARY = "daily-summary"  # the scheduler key of the next summary round
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,10 +85,52 @@ class DailyCommands(commands.Cog, name="DailyTables"):
             description=cmd("The time zone of the daily tables' quiet hours (Manage Server)",
                             "daily.cmd.timezone.desc")))
         self.bot.tree.add_command(server)
+        self._plan_summaries()
 
     async def cog_unload(self) -> None:
+        self.talk.scheduler.cancel(SUMMARY)
         self.bot.tree.remove_command("mygames")
         self.bot.tree.remove_command("server")
+
+    # The daily summary ----------------------------------------------------------------------------
+    def _plan_summaries(self) -> None:
+        self.talk.scheduler.schedule(SUMMARY, next_summary(self.bot.clock.now()), self.send_summaries)
+
+    async def send_summaries(self) -> None:
+        """Each player a daily table waits for, with the summary on: one DM listing those tables."""
+        try:
+            await self._send_summaries()
+        except Exception:  # a busy database: this day's round is skipped, the next one comes tomorrow
+            log.exception("the daily summaries failed")
+        finally:
+            self._plan_summaries()
+
+    async def _send_summaries(self) -> None:
+        talk, service = self.talk, self.talk.service
+        now = self.bot.clock.now()
+        day = summary_day(now)
+        waiting: dict[int, list[Table]] = {}
+        for record in await service.load_open_games():
+            if record.status != "running" or not is_daily(record.options):
+                continue
+            table = await service.table(record.id)
+            for seat in sorted(table.awaited()):
+                user_id = table.seat(seat).user_id
+                if user_id is not None and not table.seat(seat).is_ai:
+                    waiting.setdefault(user_id, []).append(table)
+        for user_id, tables in waiting.items():
+            if not (await talk.notify.of(user_id)).summary or not await talk.store.claim_summary(user_id, day, now):
+                continue
+            lang = await talk.languages.for_dm(user_id, tables[0].record)
+            head = t("daily.summary", lang)
+            shown = sorted((self._waiting(table, lang) for table in tables), key=lambda w: w.deadline or float("inf"))
+            await talk.send_dm(user_id, head + "\n" + waiting_text(shown, lang, MESSAGE_LIMIT - len(head) - 1))
+
+    def _waiting(self, table: Table, lang: str) -> Waiting:
+        record = table.record
+        message_id = self.talk.turn_message_id(table.id) or record.status_message_id
+        return Waiting(self.talk.presenter(table).title(lang), record.channel_id, record.deadline,
+                       is_daily(record.options), jump_link(record, message_id))
 
     async def _lang(self, interaction: Interaction) -> str:
         return await self.talk.languages.for_user(interaction)
@@ -110,9 +158,7 @@ class DailyCommands(commands.Cog, name="DailyTables"):
             seat = table.record.seat_of(user_id)
             if not table.running or seat is None or seat.seat not in table.awaited():
                 continue
-            message_id = talk.turn_message_id(table.id) or table.record.status_message_id
-            found.append(Waiting(talk.presenter(table).title(lang), table.record.channel_id, table.record.deadline,
-                                 is_daily(table.record.options), jump_link(table.record, message_id)))
+            found.append(self._waiting(table, lang))
         return sorted(found, key=lambda w: w.deadline or float("inf"))
 
     @app_commands.rename(zone=cmd("zone", "daily.cmd.timezone.zone"))

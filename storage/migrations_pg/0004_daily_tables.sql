@@ -9,5 +9,12 @@ CREATE TABLE reminders_sent (
     PRIMARY KEY (game_id, phase, slot)
 );
 
--- /notify summary: one DM a day listing the tables waiting for the player; on by default.
+-- /notify summary: one DM a day listing the tables waiting for the player; on by default. Each day's summary of a
+-- player is claimed here before it goes out, as the reminders are: one a day, whatever the restarts and processes.
+CREATE TABLE summaries_sent (
+    user_id  BIGINT  NOT NULL,
+    day      TEXT NOT NULL,
+    sent_at  DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (user_id, day)
+);
 ALTER TABLE user_notify ADD COLUMN summary INTEGER NOT NULL DEFAULT 1 CHECK (summary IN (0, 1));
