@@ -155,3 +155,67 @@ def test_the_daily_summary_goes_out_at_nine_utc_once_a_day() -> None:
     assert next_summary(at("2027-01-15T08:00")) == at("2027-01-15T09:00")
     assert next_summary(at("2027-01-15T09:00")) == at("2027-01-16T09:00")
     assert summary_day(at("2027-01-15T23:59")) == "2027-01-15"
+
+
+async def test_every_game_opens_a_daily_table_and_refuses_a_bad_pace(tmp_path: object) -> None:
+    """The pace is every game's (none lists it): the step lasts ``step_hours``, the game never sees the option, a
+    wrong value changes nothing."""
+    from pathlib import Path
+
+    from bot.core.errors import BadOption
+    from bot.core.service import GameService
+    from bot.games import GAMES
+    from storage.sqlite import SQLiteStore
+    from tests.conftest import FakeClock
+
+    clock = FakeClock()
+    async with SQLiteStore(Path(str(tmp_path)) / "daily.db") as store:
+        service = GameService(store, GAMES, clock)
+        for channel, game in enumerate(GAMES, start=1):
+            with pytest.raises(BadOption):
+                await service.open_lobby(1, channel, 100, "Ana", {"pace": "weekly"}, kind=game.key)
+            with pytest.raises(BadOption):
+                await service.open_lobby(1, channel, 100, "Ana", {"pace": DAILY, "step_hours": 73}, kind=game.key)
+            record = await service.open_lobby(1, channel, 100 + 10 * channel, "Ana", {"pace": DAILY, "step_hours": 5},
+                                              kind=game.key)
+            for seat in range(1, game.seats.start):
+                await service.join(record.id, 100 + 10 * channel + seat, f"P{seat}")
+            table = (await service.start(record.id, 100 + 10 * channel)).table
+            assert table.running and table.record.options["pace"] == DAILY, game.key
+            # the first human step (chance and AI steps are settled at once) ends 5 h after the start
+            assert table.record.deadline == clock.now() + 5 * HOUR, game.key
+
+
+async def test_an_open_step_game_goes_on_at_an_hour_a_step_for_a_player_away(tmp_path: object) -> None:
+    """Numeri (one player a step): ben never plays a 24-hour daily table. His first missed deadline gets the rules'
+    default; from the second the AI plays for him, and a step that waits only for him lasts an hour, so ana's
+    table goes on."""
+    from pathlib import Path
+
+    from bot.core.service import GameService
+    from bot.games import GAMES
+    from storage.sqlite import SQLiteStore
+    from tests.conftest import FakeClock
+
+    clock = FakeClock()
+    async with SQLiteStore(Path(str(tmp_path)) / "away.db") as store:
+        service = GameService(store, GAMES, clock)
+        record = await service.open_lobby(1, 1, 100, "Ana", {"pace": DAILY}, kind="numeri")
+        await service.join(record.id, 101, "Ben")
+        table = (await service.start(record.id, 100)).table
+        ben_steps: list[float] = []
+        for _ in range(40):
+            if not table.running:
+                break
+            (seat,) = table.awaited()
+            if table.seat(seat).user_id == 100:  # ana plays at once
+                move = await service._ai_move(table, seat, "easy")
+                table = (await service.act(table.id, 100, action=move)).table
+                continue
+            assert table.record.deadline is not None
+            ben_steps.append(table.record.deadline - clock.now())
+            clock.t = table.record.deadline
+            await service.expire(table.id, table.step)
+            table = await service.table(table.id)
+        assert ben_steps[:2] == [24 * HOUR, 24 * HOUR]  # not away yet: the whole day
+        assert len(ben_steps) > 2 and set(ben_steps[2:]) == {HOUR}  # away: an hour a step, then the AI
