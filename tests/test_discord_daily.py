@@ -171,3 +171,16 @@ async def test_one_summary_a_day_for_each_player_a_daily_table_waits_for(world: 
     await world.advance(24 * HOUR)  # the next morning
     await eventually(lambda: len(summaries(world, "cy")) == 2, what="the next day's summary")
     assert summaries(world, "ben") == []
+
+
+async def test_a_daily_numeri_table_shows_its_deadline_and_reminds_by_dm(world: World) -> None:
+    from tests.numeri_discord import start_numeri, turn_messages, whose_turn
+
+    await start_numeri(world, ("ana", "ben"), pace="daily", step_hours=10)
+    message = await eventually(lambda: turn_messages(world) and turn_messages(world)[-1], what="a Numeri turn")
+    deadline = START + 10 * HOUR
+    assert f"<t:{deadline}:f>" in message.content and f"<t:{deadline}:R>" in message.content
+    name = whose_turn(world, message, ("ana", "ben"))
+    await world.advance(5 * HOUR)  # half time: 13:00 UTC
+    sent = await eventually(lambda: reminders(world, name), what="the half-time reminder")
+    assert len(sent) == 1 and f"<t:{deadline}:R>" in sent[0] and "Numeri" in sent[0]
