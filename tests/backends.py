@@ -32,7 +32,8 @@ BACKENDS = ("sqlite", "postgres")
 DEFAULT_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
 # Emptied before each test: DELETE (the games' rows cascade) is much quicker than TRUNCATE on tables this small.
 EMPTY = ("DELETE FROM game_results; DELETE FROM ratings; DELETE FROM rated_games; DELETE FROM user_notify;"
-         " DELETE FROM reminders_sent; DELETE FROM summaries_sent; DELETE FROM actions; DELETE FROM seats; DELETE FROM games; DELETE FROM meta;"
+         " DELETE FROM reminders_sent; DELETE FROM summaries_sent; DELETE FROM actions; DELETE FROM seats;"
+         " DELETE FROM games; DELETE FROM meta;"
          " DELETE FROM instance_lease; SELECT setval(pg_get_serial_sequence('games', 'id'), 1, false)")
 
 AnyStore = SQLiteStore | PostgresStore

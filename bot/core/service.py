@@ -77,7 +77,7 @@ class StepReport:
     game_id: int
     kind: str
     step: int
-    reason: str  # "moved", "all-chosen", "chance", "ai", "deadline", "absent", "only" (a single legal move)
+    reason: str  # "moved", "all-chosen", "chance", "ai", "deadline", "absent", "only" (one legal move), "away"
     timed_out: frozenset[Seat]
     event: Any
     before: Any = field(repr=False)

@@ -179,7 +179,7 @@ class Happened:
     event: Any
     before: Any
     after: Any
-    reason: str  # "moved", "all-chosen", "chance", "ai", "deadline", "absent", "only" (a single legal move)
+    reason: str  # "moved", "all-chosen", "chance", "ai", "deadline", "absent", "only" (one legal move), "away"
     timed_out: frozenset[Seat] = frozenset()
     finished: bool = False
     game_id: int = 0
