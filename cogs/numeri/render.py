@@ -130,6 +130,7 @@ def points_line(view: NumeriView, seat: int, lang: str) -> str:
 
 
 LOG_LINES = 3  # the earlier moves the living turn message keeps (about one round of turns at 3-4 seats)
+LOG_CHARS = 3000  # at most, of the description's 4,000: the turn's own lines come after the log
 
 
 class NumeriPresenter(Presenter):
@@ -146,9 +147,16 @@ class NumeriPresenter(Presenter):
         return "table"  # the whole game is one thread: one living message
 
     def log_text(self, since: Sequence[Happened], seats: Sequence[SeatInfo], lang: str) -> str:
-        """The last moves (the living message's ``since`` is every step since it was posted)."""
-        lines = [line for h in since if (line := event_line(h, seats, lang)) is not None]
-        return "\n".join(lines[-LOG_LINES:])
+        """The last moves (the living message's ``since`` is every step since it was posted): at least the last
+        ``LOG_LINES``, and every one since the last move a player was waited for, so that a run of forced moves
+        (auto_play: each played at once, without a version of the message of its own) is told whole."""
+        told = [(h, line) for h in since if (line := event_line(h, seats, lang)) is not None]
+        waited = [i for i, (h, _) in enumerate(told) if h.reason in ("moved", "deadline")]
+        first = min(len(told) - LOG_LINES, waited[-1] if waited else 0)
+        lines = [line for _, line in told[max(first, 0):]]
+        while len(lines) > LOG_LINES and sum(len(line) + 1 for line in lines) > LOG_CHARS:
+            lines.pop(0)  # an embed holds 4,096 characters: the oldest lines of a very long run give way
+        return "\n".join(lines)
 
     def lobby(self, options: Mapping[str, Any], lang: str) -> str:
         return t("numeri.lobby.description", lang, min=MIN_SEATS, max=MAX_SEATS,
