@@ -105,6 +105,12 @@ def legal_label(view: NumeriView, seat: int, moves: Sequence[int], lang: str) ->
     return t("numeri.choice.ends", lang, moves=label) if engine.ended(positions) else label
 
 
+def split_about(view: NumeriView, moves: Sequence[int], lang: str) -> str:
+    """A split's select description: the throw it splits and the order its tokens move in."""
+    first, second = moves
+    return t("numeri.choice.split.about", lang, roll=face(view.roll, lang), first=first, second=second)
+
+
 def winner_seats(view: NumeriView, seats: Sequence[SeatInfo]) -> list[int]:
     """The best total among the seats still at the table: a seat that left forfeited (it wins nothing)."""
     gone = {s.seat for s in seats if s.gone}
@@ -199,7 +205,14 @@ class NumeriPresenter(Presenter):
 
     def inputs(self, view: NumeriView, prompt: Prompt, seat: Seat, legal: Sequence[Action] | None, lang: str
                ) -> Inputs:
-        choices = tuple(Choice(legal_label(view, seat, list(a["moves"]), lang), (i,), seat_style(seat).symbol)
+        # A one-token move is a button; the splits (two tokens, after the barrier) are the options of one select
+        # under them, each saying which token moves first. The choice indices stay the legal list's, so a
+        # button of a message posted before the select came still names the same move.
+        symbol = seat_style(seat).symbol
+        choices = tuple(Choice(legal_label(view, seat, list(a["moves"]), lang), (i,), symbol) if len(a["moves"]) < 2
+                        else Choice(legal_label(view, seat, list(a["moves"]), lang), (i,), symbol,
+                                    select=t("numeri.choice.split", lang, roll=face(view.roll, lang)),
+                                    description=split_about(view, list(a["moves"]), lang))
                         for i, a in enumerate(legal or ()))
         return Inputs(choices=choices, labels=tuple(c.label for c in choices), title=t("numeri.title", lang),
                       placeholder=t("numeri.choice.placeholder", lang))
