@@ -27,7 +27,7 @@ from tests.binomial_discord import table as binomial_table
 from tests.conftest import FakeClock
 from tests.discord_world import World, eventually, make_world
 from tests.fakediscord import FakeDiscord
-from tests.numeri_discord import buttons, next_turn, start_numeri, turn_step, whose_turn
+from tests.numeri_discord import next_turn, press, start_numeri, turn_step, whose_turn
 
 from .common import Figure, summary
 
@@ -68,7 +68,7 @@ async def numeri_moves(tmp: Path, limit: int | None) -> list[dict[str, int]]:
             step = turn_step(message)  # type: ignore[assignment]
             name = whose_turn(world, message, PLAYERS)
             mark = len(fake.requests)
-            await (await world.users[name].click(message, buttons(message)[0]["custom_id"])).wait()
+            await (await press(world.users[name], message)).wait()
             await next_turn(world, step)
             await asyncio.sleep(0.05)  # the last call of the move lands
             moves.append(_count(fake.requests[mark:], _dm_ids(world)))

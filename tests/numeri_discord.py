@@ -7,18 +7,45 @@ from typing import Any
 
 from bot.core.table import fold
 from bot.games.numeri.game import GAME
-from tests.discord_world import World, buttons, eventually, open_lobby, start_lobby
-from tests.fakediscord import Message
+from tests.discord_world import World, eventually, open_lobby, start_lobby
+from tests.discord_world import buttons as buttons  # the tests' own reading of a turn message's buttons
+from tests.fakediscord import InteractionResult, Message, SimUser
+from tests.fakediscord.users import walk_components
 
-TURN_ID = re.compile(r"play:numeri:(?P<id>\d+):(?P<step>\d+):(?P<index>\d+)")
+TURN_ID = re.compile(r"play:numeri:(?P<id>\d+):(?P<step>\d+):(?P<index>\d+|choose)")
 
 
 def turn_step(message: Message) -> int | None:
-    for button in buttons(message):
-        match = TURN_ID.fullmatch(button.get("custom_id", ""))
+    for item in walk_components(message.components):
+        match = TURN_ID.fullmatch(item.get("custom_id", ""))
         if match:
             return int(match["step"])
     return None
+
+
+def offered(message: Message) -> list[tuple[int, str]]:
+    """Every move a turn message offers, by choice index (the legal list's order): a one-token move's button,
+    or a split's option in the select under them; with its label."""
+    found = []
+    for item in walk_components(message.components):
+        match = TURN_ID.fullmatch(item.get("custom_id", ""))
+        if match and match["index"] != "choose":
+            found.append((int(match["index"]), str(item.get("label"))))
+        elif match:
+            found.extend((int(o["value"]), str(o["label"])) for o in item.get("options") or [])
+    return sorted(found)
+
+
+async def press(user: SimUser, message: Message, n: int = 0) -> InteractionResult:
+    """Play the ``n``-th move ``message`` offers (as ``offered`` lists them): its button, or its select option."""
+    index, _ = offered(message)[n]
+    target = next(item for item in walk_components(message.components)
+                  if (match := TURN_ID.fullmatch(item.get("custom_id", ""))) is not None
+                  and match["index"] in (str(index), "choose")
+                  and (match["index"] != "choose" or str(index) in {o["value"] for o in item.get("options") or []}))
+    if target.get("type") == 3:
+        return await user.select(message, target["custom_id"], [str(index)])
+    return await user.click(message, target["custom_id"])
 
 
 TURN_TITLE = re.compile(r"Numeri · turn \d+ · ")

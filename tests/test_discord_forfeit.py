@@ -8,7 +8,7 @@ from bot.core.game import Result, forfeited
 from bot.core.stats import summarise
 from bot.games.numeri.game import GAME
 from tests.discord_world import World, eventually
-from tests.numeri_discord import buttons, finals, next_turn, start_numeri, turn_step, whose_turn
+from tests.numeri_discord import finals, next_turn, press, start_numeri, turn_step, whose_turn
 
 PLAYERS = ("ana", "ben", "cy")
 
@@ -40,7 +40,7 @@ async def test_a_numeri_player_who_left_no_longer_moves_and_ranks_last(world: Wo
             stale_seen = True
             continue
         assert name != "ben"
-        await (await world.users[name].click(message, buttons(message)[0]["custom_id"])).wait()
+        await (await press(world.users[name], message)).wait()
     table = await world.bot.service.table(1)
     assert table.state.positions[1] == squares  # ben's tokens stayed where they were
     record = await world.bot.store.load_game(1)

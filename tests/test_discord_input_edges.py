@@ -10,7 +10,7 @@ import pytest
 
 from tests.binomial_discord import settled, start_binomial, step_of, table
 from tests.discord_world import World, buttons, eventually
-from tests.numeri_discord import next_turn, start_numeri, turn_step, whose_turn
+from tests.numeri_discord import next_turn, press, start_numeri, turn_step, whose_turn
 
 PLAYERS = ("ana", "ben")
 
@@ -86,7 +86,7 @@ async def test_someone_not_seated_is_told_they_are_not_at_this_table(world: Worl
     await numeri_mover(world)
     message = await next_turn(world)
     assert message is not None
-    refused = await (await world.users["cy"].click(message, buttons(message)[0]["custom_id"])).wait()
+    refused = await (await press(world.users["cy"], message)).wait()
     assert refused.ephemeral and "You are not playing in this game" in refused.content, refused.text()
     assert "turn" not in refused.content
 

@@ -21,6 +21,7 @@ from tests.numeri_discord import (
     finals,
     next_turn,
     open_numeri,
+    press,
     start_numeri,
     stored_result,
     turn_messages,
@@ -45,7 +46,7 @@ async def test_a_whole_game_of_two_humans_by_buttons(world: World) -> None:
         assert "Board:" in (message.attachments[0].description or "")
         assert "Board:" not in world.fake.visible_text(message)
         before = len(world.fake.requests)
-        pressed = await (await world.users[name].click(message, buttons(message)[0]["custom_id"])).wait()
+        pressed = await (await press(world.users[name], message)).wait()
         assert pressed.response_type == 7, pressed.text()  # the turn message itself is edited
         await next_turn(world, step)
         outside.append([r for r in world.fake.requests[before:] if not INTERACTION_PATHS.search(r.path)])
@@ -80,12 +81,12 @@ async def test_another_player_pressing_a_move_is_told_whose_turn_it_is(world: Wo
     assert message is not None
     mover = whose_turn(world, message, PLAYERS)
     other = next(n for n in (*PLAYERS, "cy") if n != mover)
-    refused = await (await world.users[other].click(message, buttons(message)[0]["custom_id"])).wait()
+    refused = await (await press(world.users[other], message)).wait()
     display = world.users[mover].user.display_name
     assert (refused.ephemeral and f"It is 🔺 {display}'s turn" in refused.content) or \
         f"{display}'s turn" in refused.content, refused.content
     # someone not seated is told they are not at this table, not whose turn it is (issue 34, point 15)
-    stranger = await (await world.users["cy"].click(message, buttons(message)[0]["custom_id"])).wait()
+    stranger = await (await press(world.users["cy"], message)).wait()
     assert stranger.ephemeral and "not playing in this game" in stranger.content, stranger.content
     assert turn_step(world.fake.world.messages[message.id]) == turn_step(message)  # nothing moved
 
@@ -112,7 +113,7 @@ async def test_ai_seats_play_and_the_game_ends(world: World) -> None:
     step = -1
     while (message := await next_turn(world, step)) is not None:
         step = turn_step(message)  # type: ignore[assignment]
-        pressed = await (await world.users["ana"].click(message, buttons(message)[-1]["custom_id"])).wait()
+        pressed = await (await press(world.users["ana"], message, -1)).wait()
         assert pressed.response_type == 7
     final = world.fake.visible_text(finals(world)[0])
     assert "Ada (AI)" in final and "Blaise (AI)" in final and "Winner" in final
@@ -136,7 +137,7 @@ async def test_the_timer_plays_the_normal_ai_move_and_two_timeouts_mark_away(wor
             assert "normal AI" in world.fake.visible_text(edited)
             timed_out["ana"] = timed_out.get("ana", 0) + 1
         else:
-            await (await world.users[name].click(message, buttons(message)[0]["custom_id"])).wait()
+            await (await press(world.users[name], message)).wait()
         table = await world.bot.service.table(1)
         if timed_out.get("ana", 0) >= 2 and table.running:
             assert table.away(0)
@@ -153,8 +154,7 @@ async def test_a_restart_mid_game_rolls_nothing_twice_and_posts_each_turn_once(w
         message = await next_turn(world, step)
         assert message is not None
         step = turn_step(message)  # type: ignore[assignment]
-        await (await world.users[whose_turn(world, message, PLAYERS)].click(message,
-                                                                            buttons(message)[0]["custom_id"])).wait()
+        await (await press(world.users[whose_turn(world, message, PLAYERS)], message)).wait()
     message = await next_turn(world, step)
     assert message is not None
     rolls_before = [a for a in (await world.bot.store.load_game(1)).actions if a.kind == "resolve"]
@@ -164,8 +164,8 @@ async def test_a_restart_mid_game_rolls_nothing_twice_and_posts_each_turn_once(w
     assert [a for a in record.actions if a.kind == "resolve"] == rolls_before  # nothing rolled again
     assert len(turn_messages(world)) == posted  # the turn message was found, not posted again
     step = turn_step(message)  # type: ignore[assignment]
-    pressed = await (await world.users[whose_turn(world, message, PLAYERS)].click(
-        message, buttons(message)[0]["custom_id"])).wait()  # the old buttons work after the restart
+    pressed = await (await press(world.users[whose_turn(world, message, PLAYERS)],
+                                 message)).wait()  # the old buttons work after the restart
     assert pressed.response_type == 7, pressed.text()
     await next_turn(world, step)
 
@@ -197,7 +197,7 @@ async def test_every_game_the_table_serves_has_a_presenter_and_its_group(world: 
 
 
 async def test_a_move_committed_but_never_posted_is_told_once_after_restart(world: World) -> None:
-    await start_numeri(world, PLAYERS)
+    await start_numeri(world, PLAYERS, auto_play=False)  # the mover's later moves wait (a forced one: its own test)
     message = await next_turn(world)
     assert message is not None
     step = turn_step(message)
@@ -325,7 +325,7 @@ async def test_numeri_in_french(world: World) -> None:
     assert "a fait" in text and "Pion" in text and "Plateau :" in (turn.attachments[0].description or "")
     mover = next(n for n in PLAYERS if world.users[n].user.display_name in turn.embeds[0]["title"])
     other = next(n for n in PLAYERS if n != mover)
-    refused = await (await world.users[other].click(turn, buttons(turn)[0]["custom_id"])).wait()
+    refused = await (await press(world.users[other], turn)).wait()
     assert refused.ephemeral and "C'est au tour de" in refused.content
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.games.numeri.game import GAME
 from tests.discord_world import World, eventually
-from tests.numeri_discord import buttons, finals, next_turn, start_numeri, turn_step, whose_turn
+from tests.numeri_discord import finals, next_turn, offered, press, start_numeri, turn_step, whose_turn
 
 PLAYERS = ("ana", "ben")
 
@@ -33,7 +33,7 @@ async def current_turn(world: World, after: int = -1) -> tuple[Any, int, str]:
 
 
 async def test_a_dm_move_is_told_in_the_closed_message_only(world: World) -> None:
-    await start_numeri(world, PLAYERS)
+    await start_numeri(world, PLAYERS, auto_play=False)  # the mover's next move must wait, not be played and told
     message, step, mover = await current_turn(world)
     table = await world.bot.service.table(1)
     moves = table.game.legal(table.state, table.state.current)[0]["moves"]
@@ -45,7 +45,7 @@ async def test_a_dm_move_is_told_in_the_closed_message_only(world: World) -> Non
 
 
 async def test_a_timed_out_move_is_told_once(world: World) -> None:
-    await start_numeri(world, PLAYERS, turn_seconds=60)
+    await start_numeri(world, PLAYERS, turn_seconds=60, auto_play=False)  # every turn waits for its deadline
     message, step, mover = await current_turn(world)
     await world.advance(61)
     following = await next_turn(world, step)
@@ -56,7 +56,7 @@ async def test_a_timed_out_move_is_told_once(world: World) -> None:
 
 
 async def test_a_move_pressed_just_before_a_kill_is_not_told_again_after_the_restart(world: World) -> None:
-    await start_numeri(world, PLAYERS)
+    await start_numeri(world, PLAYERS, auto_play=False)  # the mover's own later moves wait (the forced: their test)
     message, step, mover = await current_turn(world)
     talk = world.bot.get_cog("Table").talk  # type: ignore[union-attr]
 
@@ -64,7 +64,7 @@ async def test_a_move_pressed_just_before_a_kill_is_not_told_again_after_the_res
         return None
 
     talk.announce = killed
-    pressed = await (await world.users[mover].click(message, buttons(message)[0]["custom_id"])).wait()
+    pressed = await (await press(world.users[mover], message)).wait()
     assert pressed.response_type in (6, 7)  # the click answered at once (the kill took the edit it asked)
     display = world.users[mover].user.display_name
     await world.restart()
@@ -85,13 +85,13 @@ async def play_to_the_end(world: World, before_last: Any = None) -> None:
         if after.over and before_last is not None:
             await before_last()
         name = whose_turn(world, message, PLAYERS)
-        await (await world.users[name].click(message, buttons(message)[0]["custom_id"])).wait()
+        await (await press(world.users[name], message)).wait()
         if after.over:
             return
 
 
 async def test_a_final_message_the_channel_refused_is_posted_once_the_permission_is_back(world: World) -> None:
-    await start_numeri(world, PLAYERS)
+    await start_numeri(world, PLAYERS, auto_play=False)  # the last move is a press, so the revoke comes before it
 
     async def revoke() -> None:
         await world.fake.set_bot_permission(world.general, False, "send_messages")
@@ -137,7 +137,7 @@ async def test_a_split_whose_first_part_ends_the_game_shows_only_that_move(world
         step = turn_step(message) or 0
         table = await world.bot.service.table(1)
         state = table.state
-        labels = [b["label"] for b in buttons(message)]
+        labels = dict(offered(message))  # by choice index: the buttons and the split select's options
         for index, choice in enumerate(engine.legal_choices(state.positions, state.seats, state.current,
                                                             state.roll)):
             if len(choice) == 2 and engine.first_part_ends(state, choice):
@@ -149,7 +149,7 @@ async def test_a_split_whose_first_part_ends_the_game_shows_only_that_move(world
                 assert table.game.legal(state, state.current)[index] == {"moves": [first]}
                 assert table.game.parse(state, state.current, str(first)) == {"moves": [first]}
         name = whose_turn(world, message, PLAYERS)
-        await (await world.users[name].click(message, buttons(message)[0]["custom_id"])).wait()
+        await (await press(world.users[name], message)).wait()
     assert seen, "the game met no split whose first part ends it: pick another seed"
 
 
@@ -178,7 +178,7 @@ async def test_an_away_player_is_told_once_and_not_reminded_until_they_act(world
     name = whose_turn(world, message, PLAYERS)
     before = said(name, "left for your Numeri move")
     step = turn_step(message) or 0
-    await (await world.users[name].click(message, buttons(message)[0]["custom_id"])).wait()
+    await (await press(world.users[name], message)).wait()
     while (message := await next_turn(world, step)) is not None and whose_turn(world, message, PLAYERS) != name:
         step = turn_step(message) or 0
         await world.advance(61)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from tests.discord_world import World
-from tests.numeri_discord import buttons, finals, next_turn, start_numeri, stored_result, turn_step, whose_turn
+from tests.numeri_discord import finals, next_turn, press, start_numeri, stored_result, turn_step, whose_turn
 
 PLAYERS = ("ana", "ben")
 
@@ -18,7 +18,7 @@ async def test_the_final_message_of_numeri_shows_the_rating_changes(world: World
         step = turn_step(message)
         assert step is not None
         name = whose_turn(world, message, PLAYERS)
-        await (await world.users[name].click(message, buttons(message)[0]["custom_id"])).wait()
+        await (await press(world.users[name], message)).wait()
         await next_turn(world, step)
     result = await stored_result(world)
     final = world.fake.visible_text(finals(world)[0])

@@ -62,10 +62,11 @@ class Option:
 
 
 # Shared by the games that declare it: a step whose one awaited human has a single legal move plays it at once
-# (told like any move), when the host asks with ``start auto_play:True``. Off by default for now: on, it changes
-# the scenarios of nine Discord tests (timers, restarts, told-once) that rely on such a step waiting; issue 36
-# wants it on by default once they are reworked.
-AUTO_PLAY = Option("auto_play", False)
+# (told like any move) unless the host turns it off with ``start auto_play:False``. Only a game whose forced
+# moves are public facts may declare it: Numeri (no secrets). Binomial does not: its only open step is a
+# declaration, forced only when no unused number fits the card, and playing it at once would tell the table
+# something about a secret sheet. The Number's step is sealed, and sealed steps are never played for anyone.
+AUTO_PLAY = Option("auto_play", True)
 
 
 @dataclass(frozen=True, slots=True)

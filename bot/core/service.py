@@ -536,8 +536,10 @@ class GameService(LobbyService):
     @staticmethod
     def _only_move(table: Table, humans: frozenset[Seat]) -> Action | None:
         """The move of the one human an open step awaits when it is their only legal one and the table plays
-        such moves at once (``auto_play``, on unless the host turned it off)."""
-        if len(humans) != 1 or not table.record.options.get(AUTO_PLAY.name, AUTO_PLAY.default):
+        such moves at once (``auto_play``, declared by the game and on unless the host turned it off)."""
+        if len(humans) != 1 or AUTO_PLAY not in table.game.options:
+            return None  # a game that does not declare it may have forced moves the table must not learn of
+        if not table.record.options.get(AUTO_PLAY.name, AUTO_PLAY.default):
             return None
         legal = table.game.legal(table.state, min(humans))
         return legal[0] if legal is not None and len(legal) == 1 else None

@@ -27,6 +27,8 @@ def misses_in_a_row(steps: Sequence[Mapping[str, Any]], seat: Seat) -> int:
     for payload in reversed(steps):
         if key not in payload["step"] and seat not in payload.get("timed_out", ()):
             continue  # a step that did not ask this seat
+        if payload.get("reason") == "only":
+            continue  # its only move, played at once: neither a miss nor the player coming back
         if seat not in payload.get("timed_out", ()):
             break
         misses += 1

@@ -105,6 +105,12 @@ def legal_label(view: NumeriView, seat: int, moves: Sequence[int], lang: str) ->
     return t("numeri.choice.ends", lang, moves=label) if engine.ended(positions) else label
 
 
+def split_about(view: NumeriView, moves: Sequence[int], lang: str) -> str:
+    """A split's select description: the throw it splits and the order its tokens move in."""
+    first, second = moves
+    return t("numeri.choice.split.about", lang, roll=face(view.roll, lang), first=first, second=second)
+
+
 def winner_seats(view: NumeriView, seats: Sequence[SeatInfo]) -> list[int]:
     """The best total among the seats still at the table: a seat that left forfeited (it wins nothing)."""
     gone = {s.seat for s in seats if s.gone}
@@ -130,6 +136,7 @@ def points_line(view: NumeriView, seat: int, lang: str) -> str:
 
 
 LOG_LINES = 3  # the earlier moves the living turn message keeps (about one round of turns at 3-4 seats)
+LOG_CHARS = 3000  # at most, of the description's 4,000: the turn's own lines come after the log
 
 
 class NumeriPresenter(Presenter):
@@ -146,9 +153,16 @@ class NumeriPresenter(Presenter):
         return "table"  # the whole game is one thread: one living message
 
     def log_text(self, since: Sequence[Happened], seats: Sequence[SeatInfo], lang: str) -> str:
-        """The last moves (the living message's ``since`` is every step since it was posted)."""
-        lines = [line for h in since if (line := event_line(h, seats, lang)) is not None]
-        return "\n".join(lines[-LOG_LINES:])
+        """The last moves (the living message's ``since`` is every step since it was posted): at least the last
+        ``LOG_LINES``, and every one since the last move a player was waited for, so that a run of forced moves
+        (auto_play: each played at once, without a version of the message of its own) is told whole."""
+        told = [(h, line) for h in since if (line := event_line(h, seats, lang)) is not None]
+        waited = [i for i, (h, _) in enumerate(told) if h.reason in ("moved", "deadline")]
+        first = min(len(told) - LOG_LINES, waited[-1] if waited else 0)
+        lines = [line for _, line in told[max(first, 0):]]
+        while len(lines) > LOG_LINES and sum(len(line) + 1 for line in lines) > LOG_CHARS:
+            lines.pop(0)  # an embed holds 4,096 characters: the oldest lines of a very long run give way
+        return "\n".join(lines)
 
     def lobby(self, options: Mapping[str, Any], lang: str) -> str:
         return t("numeri.lobby.description", lang, min=MIN_SEATS, max=MAX_SEATS,
@@ -191,7 +205,14 @@ class NumeriPresenter(Presenter):
 
     def inputs(self, view: NumeriView, prompt: Prompt, seat: Seat, legal: Sequence[Action] | None, lang: str
                ) -> Inputs:
-        choices = tuple(Choice(legal_label(view, seat, list(a["moves"]), lang), (i,), seat_style(seat).symbol)
+        # A one-token move is a button; the splits (two tokens, after the barrier) are the options of one select
+        # under them, each saying which token moves first. The choice indices stay the legal list's, so a
+        # button of a message posted before the select came still names the same move.
+        symbol = seat_style(seat).symbol
+        choices = tuple(Choice(legal_label(view, seat, list(a["moves"]), lang), (i,), symbol) if len(a["moves"]) < 2
+                        else Choice(legal_label(view, seat, list(a["moves"]), lang), (i,), symbol,
+                                    select=t("numeri.choice.split", lang, roll=face(view.roll, lang)),
+                                    description=split_about(view, list(a["moves"]), lang))
                         for i, a in enumerate(legal or ()))
         return Inputs(choices=choices, labels=tuple(c.label for c in choices), title=t("numeri.title", lang),
                       placeholder=t("numeri.choice.placeholder", lang))

@@ -3,7 +3,8 @@
 custom_ids: ``play:{game}:lobby:{action}:{id}`` (join, leave, start, cancel, ai); ``play:{game}:again:{id}`` (a
 finished game's "Play again"); ``play:{game}:{id}:{step}:{n}``
 (the n-th choice of a step), ``...:seal`` (open a private view), ``...:pick`` (a private select of legal
-action indices), ``...:text`` (the modal). The step makes every input stale-proof: a press for a step that is
+action indices), ``...:choose`` (a select of the turn message: its values are choice indices, as the n of a
+button), ``...:text`` (the modal). The step makes every input stale-proof: a press for a step that is
 over is answered privately. Nothing here collides with The Number's ``tn:`` ids.
 """
 
@@ -136,6 +137,28 @@ class PickSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         await _cog(interaction).pick(interaction, self.game, self.game_id, self.step, index)
 
 
+class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=r"play:" + GAME + r":(?P<id>\d+):(?P<step>\d+):choose"):
+    """Choices of the turn message offered as a select (``Choice.select``): a pick is the press of that choice."""
+
+    def __init__(self, game: str, game_id: int, step: int, options: list[discord.SelectOption] | None = None,
+                 placeholder: str = "") -> None:
+        super().__init__(discord.ui.Select(custom_id=f"play:{game}:{game_id}:{step}:choose",
+                                           placeholder=placeholder[:150] or None,
+                                           options=options or [discord.SelectOption(label="-")]))
+        self.game, self.game_id, self.step = game, game_id, step
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+                             ) -> ChoiceSelect:
+        return cls(match["game"], int(match["id"]), int(match["step"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        index = int(values[0]) if values and _INDEX.fullmatch(str(values[0])) else -1  # never offered: refused
+        await _cog(interaction).press(interaction, self.game, self.game_id, self.step, index)
+
+
 class TextModal(discord.ui.Modal):
     """Only sent, never kept: a submission is handled from its custom_id, restart or not."""
 
@@ -199,9 +222,20 @@ def lobby_view(game: str, game_id: int, levels: tuple[str, ...], lang: str, *, o
 
 
 def choices_view(game: str, game_id: int, step: int, choices: tuple[Choice, ...]) -> discord.ui.View:
+    """The choices as buttons (a custom_id per choice index), but those with a ``select`` placeholder: they are
+    the options of one select under the buttons (custom_id ``...:choose``, one a message; the first placeholder
+    names it), whose values are the same indices. Discord's limits hold by construction: 25 options, 100
+    characters a label or description, 5 rows (so 20 buttons beside a select)."""
     view = discord.ui.View(timeout=None)
-    for index, choice in enumerate(choices[:25]):
+    placeholder = next((c.select for c in choices if c.select), "")
+    options = [discord.SelectOption(label=c.label[:100], value=str(i), emoji=c.emoji,
+                                    description=c.description[:100] or None)
+               for i, c in enumerate(choices) if c.select][:25]
+    plain = [(i, c) for i, c in enumerate(choices) if not c.select][:20 if options else 25]
+    for index, choice in plain:
         view.add_item(ChoiceButton(game, game_id, step, index, choice.label, choice.emoji, choice.primary))
+    if options:
+        view.add_item(ChoiceSelect(game, game_id, step, options, placeholder))
     return view
 
 
@@ -219,4 +253,4 @@ def pick_view(game: str, game_id: int, step: int, labels: list[tuple[int, str]],
     return view
 
 
-DYNAMIC_ITEMS = (LobbyButton, AddAISelect, ChoiceButton, PickSelect, AgainButton)
+DYNAMIC_ITEMS = (LobbyButton, AddAISelect, ChoiceButton, PickSelect, ChoiceSelect, AgainButton)

@@ -138,6 +138,10 @@ class Choice:
     pick: bool = False  # open the private select even when it stands for a single action
     none: str = ""  # said privately when it stands for no action for the seat pressing it (nothing to pick)
     prompt: str = ""  # the text above its private select (default: its label)
+    # Non-empty: shown as an option of the turn message's select with this placeholder (the choices sharing it
+    # make one select) instead of a button; picking it is the same as pressing it (the n-th choice).
+    select: str = ""
+    description: str = ""  # the select option's second line (what the choice does)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any
 
-from bot.core.game import AUTO_PLAY, Action, History, Option, Prompt, Result, Seat, Step
+from bot.core.game import Action, History, Option, Prompt, Result, Seat, Step
 
 from . import engine
 from .ai_hard import past_fight_prior
@@ -69,7 +69,7 @@ class BinomialGame:
         Option("openness", False),
         Option("same_boat", False, seats=SAME_BOAT_SEATS),
         Option("match", False),  # True: a match of three games, points added up
-        AUTO_PLAY,
+        # no auto_play (bot.core.game.AUTO_PLAY): a declaration is forced only by a secret sheet
     )
     ai_levels = ("easy", "normal", "hard")
     # Only hard models its opponents (how often each fights): only a table with a hard seat reads past games.

@@ -29,6 +29,9 @@ MESSAGES = {
     "numeri.choice.part": "Token {token}: {start} → {end}",
     "numeri.choice.ends": "{moves} · ends the game",
     "numeri.left": " (left the game)",
+    "numeri.choice.split": "Split the {roll} over two tokens…",
+    "numeri.choice.split.about": "The {roll} split as {first} + {second}: token {first} moves first, then token "
+                                 "{second}",
     "numeri.choice.placeholder": "Choose a move…",
     "numeri.turn.title": "Numeri · turn {turn} · {name}",
     "numeri.turn.rolled": "🎲 {name} rolled **{roll}**: choose a move with the buttons below.",

@@ -29,6 +29,9 @@ MESSAGES = {
     "numeri.choice.part": "Pion {token} : {start} → {end}",
     "numeri.choice.ends": "{moves} · fin de la partie",
     "numeri.left": " (a quitté la partie)",
+    "numeri.choice.split": "Partager le {roll} entre deux pions…",
+    "numeri.choice.split.about": "Le {roll} partagé en {first} + {second} : le pion {first} avance d'abord, puis "
+                                 "le pion {second}",
     "numeri.choice.placeholder": "Choisissez un coup…",
     "numeri.turn.title": "Numeri · tour {turn} · {name}",
     "numeri.turn.rolled": "🎲 {name} a fait **{roll}** : choisissez un coup avec les boutons ci-dessous.",

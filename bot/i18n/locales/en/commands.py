@@ -20,7 +20,7 @@ MESSAGES = {
     "commands.opt.turn_seconds": "turn_seconds",
     "commands.opt.turn_seconds.desc": "Seconds per turn (15-3600)",
     "commands.opt.auto_play": "auto_play",
-    "commands.opt.auto_play.desc": "Play a player's only legal move at once (default: off)",
+    "commands.opt.auto_play.desc": "Play a player's only legal move at once (default: on)",
     "commands.opt.ai_players": "ai_players",
     "commands.opt.ai_level": "ai_level",
     "commands.opt.ai_level.desc": "How well the AI players play",

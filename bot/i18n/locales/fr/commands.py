@@ -20,7 +20,7 @@ MESSAGES = {
     "commands.opt.turn_seconds": "secondes_par_tour",
     "commands.opt.turn_seconds.desc": "Secondes par tour (15-3600)",
     "commands.opt.auto_play": "jeu_auto",
-    "commands.opt.auto_play.desc": "Jouer aussitôt le seul coup possible d'un joueur (par défaut : non)",
+    "commands.opt.auto_play.desc": "Jouer aussitôt le seul coup possible d'un joueur (par défaut : oui)",
     "commands.opt.ai_players": "ia",
     "commands.opt.ai_level": "niveau_ia",
     "commands.opt.ai_level.desc": "Le niveau de jeu des IA",
