@@ -82,6 +82,24 @@ def table_of(view: PublicView | SeatView) -> PublicView:
     return view.table if isinstance(view, SeatView) else view
 
 
+# The table's view of the last states asked for, by identity: a turn's state stays the same object while its
+# seats choose (drafts are kept beside it), and each choice draws the turn message, the acknowledgement and
+# the buttons from it. Both are frozen, so a view is shared safely; the bound keeps a few hundred tables'.
+_VIEWS: dict[int, tuple[GameState, PublicView]] = {}
+_VIEWS_KEPT = 512
+
+
+def _public_view(state: GameState) -> PublicView:
+    kept = _VIEWS.get(id(state))
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    if len(_VIEWS) >= _VIEWS_KEPT:
+        _VIEWS.clear()
+    view = public_view(state)
+    _VIEWS[id(state)] = (state, view)
+    return view
+
+
 class TheNumber:
     key = rules.GAME_KEY
     title = "The Number"
@@ -140,7 +158,7 @@ class TheNumber:
         return {}  # whoever has not chosen is missing this turn
 
     def view(self, state: GameState, seat: Seat | None) -> PublicView | SeatView:
-        table = public_view(state)
+        table = _public_view(state)
         if seat is None:
             return table
         return SeatView(table, seat, state.pending.get(player(seat)))
