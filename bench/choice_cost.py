@@ -12,7 +12,8 @@ and again in its first turn (as bench/shards.py does it), so no turn ends while 
 
 CPU: the bot process's utime + stime (``/proc/<pid>/stat``) over each timed window, divided by its choices:
 the fakes, the driver and the other bot (idle: heartbeats only) are not in it. The ratio product / floor is the
-issue's figure (target <= 1.5x). ``--profile PATH`` runs the product under cProfile (stopped with SIGINT, so
+issue's figure (target <= 1.5x). ``--profile PATH`` runs the product under cProfile (bench/profiled.py: main-thread CPU
+time, over the timed windows only; stopped with SIGINT, so
 the file is written) for a look at where its CPU goes; its figures are then inflated by the profiler.
 """
 
@@ -27,7 +28,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,10 @@ from .load import number_for
 from .shards import ACK, PATIENCE, WINDOW, BotProcess, Json, Setup, Table, Window, answered, closed_loop, modal_answer
 
 SIDES = ("product", "floor")
+# Before this module's optimisations (prompt, view and name caches): the same harness with ``--tree`` at a
+# ``git archive`` of the commit named, in one run of its own (each ratio is against its own run's floor).
+BASELINE = {"modal": "", "dm": "", "turns": ""}
+SHAPED = "floor_shaped"  # the floor answering a first choice in the product's shape (whole turns only)
 PATHS = ("modal", "dm", "turns")
 TURNS = 4  # whole turns per table and repeat (of its round's five: no round or game ends)
 
@@ -84,22 +89,22 @@ class FloorSetup(Sided):
     """The floor's world: the same guilds, tables and players on a fake of its own, the product's turn messages
     copied in (so each submission carries the same message), and the floor bot's process instead of the bot's."""
 
-    def __init__(self, tmp: Path, games: int, whole: int, product: Sided) -> None:
-        super().__init__("floor", tmp, {}, games, whole)
+    def __init__(self, tmp: Path, games: int, whole: int, product: Sided, shaped: bool = False) -> None:
+        super().__init__("floor_shaped" if shaped else "floor", tmp, {}, games, whole)
         self.product = product
+        self.shaped = shaped
 
     async def build(self) -> None:
         await super().build()
         env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")} | {
             "DISCORD_TOKEN": self.fake.token, "DISCORD_API_BASE": self.fake.api_base,
             "DISCORD_GATEWAY_URL": self.fake.gateway_url, "FLOOR_DATABASE": str(self.tmp / "floor.sqlite3"),
-            "PYTHONPATH": str(ROOT)}
-        self.bots = [BotProcess("floor", self.tmp, env, READY, ("-m", "bench.floor_bot"))]
+            "PYTHONPATH": str(ROOT)} | ({"FLOOR_SHAPE": "product"} if self.shaped else {})
+        self.bots = [BotProcess(self.key, self.tmp, env, READY, ("-m", "bench.floor_bot"))]
 
     async def open(self, table: Table) -> None:
-        mine = [*self.tables, *self.whole]
-        theirs = [*self.product.tables, *self.product.whole]
-        source = theirs[mine.index(table)]
+        source = (self.product.tables[self.tables.index(table)] if table in self.tables
+                  else self.product.whole[self.whole.index(table)])
         assert source.status is not None and source.modal is not None
         table.status = self.fake.routes.new_message(table.channel, {
             "content": source.status.content, "embeds": source.status.embeds,
@@ -112,24 +117,27 @@ class FloorSetup(Sided):
 
 
 @contextlib.asynccontextmanager
-async def sides(tmp: Path, games: int, whole: int = 0,
-                profile: Path | None = None) -> AsyncIterator[dict[str, Sided]]:
+async def sides(tmp: Path, games: int, whole: int = 0, profile: Path | None = None,
+                tree: Path | None = None) -> AsyncIterator[dict[str, Sided]]:
     """The product (``python -m bot`` on SQLite, its tables open through the real UI) and the floor, ready."""
     product = Sided("sqlite", tmp / "product", {"DATABASE_PATH": str(tmp / "product" / "bot.sqlite3")}, games,
                     whole)
     floor = FloorSetup(tmp / "floor", games, whole, product)
+    shaped = FloorSetup(tmp / "floor_shaped", 1, whole, product, shaped=True)
     made: list[Sided] = []
     try:
-        for setup in (product, floor):
+        for setup in (product, floor, shaped):
             made.append(setup)
             await setup.build()
+            if setup is product and tree is not None:  # another checkout's bot (a baseline), same harness
+                product.bots[0].env["PYTHONPATH"] = str(tree)
             if setup is product and profile is not None:
                 bot = product.bots[0]
-                bot.args = ("-m", "cProfile", "-o", str(profile), "-m", "bot")
+                bot.args = ("-m", "bench.profiled", str(profile))
                 bot.stop_signal = signal.SIGINT
             await setup.start()
             await setup.open_all()
-        yield {"product": product, "floor": floor}
+        yield {"product": product, "floor": floor, "floor_shaped": shaped}
     finally:
         for setup in reversed(made):  # the fakes restore discord.py's globals in reverse order
             await setup.stop()
@@ -189,6 +197,19 @@ async def whole_turns(setup: Sided, tables: list[Table], turns: int) -> Window:
     return Window(len(tables) * turns * SEATS / seconds, latencies, bad, used, seconds)
 
 
+@contextlib.contextmanager
+def profiling(setup: Sided | None) -> Iterator[None]:
+    """The product's profiler on for a timed window (bench/profiled.py: SIGUSR1 on, SIGUSR2 off)."""
+    proc = setup.bots[0].proc if setup is not None else None
+    if proc is not None:
+        proc.send_signal(signal.SIGUSR1)
+    try:
+        yield
+    finally:
+        if proc is not None:
+            proc.send_signal(signal.SIGUSR2)
+
+
 def bot_cpu(window: Window) -> float:
     """The bot process's CPU seconds in a window (the one process that is not this one)."""
     return sum(v for k, v in window.cpu.items() if k != "bench")
@@ -204,25 +225,27 @@ class Run:
     wrong: dict[str, list[str]]
 
 
-async def measure(tmp: Path, quick: bool, profile: Path | None = None) -> Run:
+async def measure(tmp: Path, quick: bool, profile: Path | None = None, paths: Sequence[str] = PATHS,
+                  tree: Path | None = None) -> Run:
     games, repeats, count, per_repeat = (8, 2, 150, 4) if quick else (24, 7, 600, 8)
-    windows: dict[tuple[str, str], list[Window]] = {(s, p): [] for s in SIDES for p in PATHS}
-    async with sides(tmp, games, per_repeat * repeats, profile) as made:
+    windows: dict[tuple[str, str], list[Window]] = {(s, p): [] for s in (*SIDES, SHAPED) for p in PATHS}
+    async with sides(tmp, games, per_repeat * repeats, profile, tree) as made:
         offset = 0
-        for side in SIDES:  # warm-up: every path of both bots
-            for path in PATHS:
+        for side in (*SIDES, SHAPED):  # warm-up: every path of every bot
+            for path in ("modal", "dm") if side in SIDES else ("modal",):
                 await closed_loop(made[side], path, 2 * WINDOW, offset)
                 offset += 2 * WINDOW
         for n in range(repeats):
             order = SIDES if n % 2 == 0 else SIDES[::-1]
-            for path in PATHS:
-                for side in order:
-                    if path == "turns":
-                        tables = made[side].whole[n * per_repeat:(n + 1) * per_repeat]
-                        windows[(side, path)].append(await whole_turns(made[side], tables, TURNS))
-                        continue
-                    windows[(side, path)].append(await closed_loop(made[side], path, count, offset))
-                    offset += count
+            for path in paths:
+                for side in (*order, SHAPED) if path == "turns" else order:
+                    with profiling(made[side] if profile is not None and side == "product" else None):
+                        if path == "turns":
+                            tables = made[side].whole[n * per_repeat:(n + 1) * per_repeat]
+                            windows[(side, path)].append(await whole_turns(made[side], tables, TURNS))
+                        else:
+                            windows[(side, path)].append(await closed_loop(made[side], path, count, offset))
+                            offset += count
         tracebacks = {side: sum(b.log().count("Traceback") for b in s.bots) for side, s in made.items()}
         wrong = {side: s.wrong[:5] for side, s in made.items()}
     return Run(games, count, per_repeat * TURNS * SEATS, windows, tracebacks, wrong)
@@ -230,7 +253,7 @@ async def measure(tmp: Path, quick: bool, profile: Path | None = None) -> Run:
 
 def figures_of(run: Run) -> list[Figure]:
     figures: list[Figure] = []
-    for path in PATHS:
+    for path in [p for p in PATHS if run.windows[("product", p)]]:
         count = run.turn_choices if path == "turns" else run.count
         per = {side: [bot_cpu(w) / count * 1000 for w in run.windows[(side, path)]] for side in SIDES}
         bad = {side: sum(w.bad for w in run.windows[(side, path)]) for side in SIDES}
@@ -255,14 +278,25 @@ def figures_of(run: Run) -> list[Figure]:
                    "(one durable commit, one answer" + ("; one post per turn)" if path == "turns" else ")"), "ms",
                    summary(per["floor"])),
             Figure(f"cost_{path}_vs_floor", f"Bot process alone: CPU per {name} as a multiple of the floor's",
-                   "x", ratio, "<= 1.5x", ratio["median"] <= 1.5),
+                   "x", ratio, "<= 1.5x", ratio["median"] <= 1.5, note=BASELINE.get(path, "")),
         ]
+        shaped = [bot_cpu(w) / count * 1000 for w in run.windows[(SHAPED, path)]]
+        if shaped:
+            figures += [
+                Figure(f"cost_floor_shaped_{path}_cpu_ms", f"Bot process alone: CPU per {name}, the floor answering "
+                       "in the product's shape (message updated + private followup)", "ms", summary(shaped),
+                       note=f"{sum(w.bad for w in run.windows[(SHAPED, path)])} wrong or missing answers"),
+                Figure(f"cost_{path}_vs_floor_shaped", f"Bot process alone: CPU per {name} as a multiple of the "
+                       "floor answering in the product's shape", "x",
+                       summary([p / f for p, f in zip(per["product"], shaped, strict=True)])),
+            ]
     return figures
 
 
-def run(quick: bool = False, profile: Path | None = None) -> list[Figure]:
+def run(quick: bool = False, profile: Path | None = None, paths: Sequence[str] = PATHS,
+        tree: Path | None = None) -> list[Figure]:
     with tempfile.TemporaryDirectory(prefix="bench-cost-") as tmp:
-        result = asyncio.run(measure(Path(tmp), quick, profile))
+        result = asyncio.run(measure(Path(tmp), quick, profile, paths, tree))
     return figures_of(result)
 
 
@@ -271,11 +305,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer tables, repeats and choices")
     parser.add_argument("--profile", type=Path, default=None, help="run the product under cProfile, into PATH")
+    parser.add_argument("--tree", type=Path, default=None,
+                        help="run the product from another checkout (e.g. a baseline commit's `git archive`)")
+    parser.add_argument("--paths", default=",".join(PATHS), help=f"a comma-separated subset of {','.join(PATHS)}")
     args = parser.parse_args(argv)
+    paths = [p.strip() for p in args.paths.split(",") if p.strip()]
+    if set(paths) - set(PATHS):
+        parser.error(f"unknown path(s): {sorted(set(paths) - set(PATHS))}")
     from .__main__ import table
 
     profile = args.profile.resolve() if args.profile is not None else None
-    print(table(run(args.quick, profile)))
+    print(table(run(args.quick, profile, paths, args.tree.resolve() if args.tree is not None else None)))
     if profile is not None:
         print(f"profile of the product's process: {profile} (python -m pstats {profile})")
     return 0

@@ -7,7 +7,10 @@ number, or a DM reply naming it. No game, no view, no text catalogue: what is le
 and the answer, so the product's CPU per choice over this one is what the product adds.
 
 Environment: DISCORD_TOKEN, DISCORD_API_BASE, DISCORD_GATEWAY_URL (the fake's, as ``python -m bot`` reads them)
-and FLOOR_DATABASE (the SQLite file). It logs ``floor ready`` once connected, and stops on SIGINT or SIGTERM.
+and FLOOR_DATABASE (the SQLite file). FLOOR_SHAPE=product answers a modal submitted on a message in the
+product's shape instead: the message updated (type 7, its embeds sent back), then an ephemeral followup: two
+interaction requests, as the product's first choice of a turn makes. It logs ``floor ready`` once connected, and
+stops on SIGINT or SIGTERM.
 """
 
 import asyncio
@@ -45,12 +48,13 @@ def text_value(data: Any) -> str:
 class FloorBot(discord.Client):
     """One commit and one answer per choice (modal submission or DM)."""
 
-    def __init__(self, database: str) -> None:
+    def __init__(self, database: str, shaped: bool = False) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         intents.dm_messages = True
         super().__init__(intents=intents)
         self.database = database
+        self.shaped = shaped  # FLOOR_SHAPE=product: a modal submitted on a message is answered as the product does
         self.db: aiosqlite.Connection | None = None
         self.turns: dict[tuple[int, int], set[int]] = {}  # (channel, step) -> the seats that chose in it
 
@@ -83,7 +87,12 @@ class FloorBot(discord.Client):
             return
         number = text_value(interaction.data or {})
         await self.record(interaction.channel_id or 0, interaction.user.id % 5, number)
-        await interaction.response.send_message(f"Locked in {number}.", ephemeral=True)
+        if self.shaped and interaction.message is not None:
+            # the product's answer shape: the turn message updated (its embeds sent back), then a private line
+            await interaction.response.edit_message(embeds=interaction.message.embeds)
+            await interaction.followup.send(f"Locked in {number}.", ephemeral=True)
+        else:
+            await interaction.response.send_message(f"Locked in {number}.", ephemeral=True)
         # the fifth seat of a step ends the turn: one post (the product's reveal and next turn message)
         custom_id = str((interaction.data or {}).get("custom_id", ""))
         step = int(custom_id.split(":")[-2]) if custom_id.endswith(":text") else 0
@@ -101,7 +110,7 @@ class FloorBot(discord.Client):
 async def main() -> None:
     silence_voice_warnings()
     point_discord_at(os.environ["DISCORD_API_BASE"], os.environ["DISCORD_GATEWAY_URL"])
-    bot = FloorBot(os.environ["FLOOR_DATABASE"])
+    bot = FloorBot(os.environ["FLOOR_DATABASE"], os.environ.get("FLOOR_SHAPE") == "product")
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
