@@ -10,7 +10,8 @@ a copy of that message and gets the same submission) until its ephemeral answer 
 until the bot's reply names it. ``WINDOW`` choices always in flight, four seats of each table choosing again
 and again in its first turn (as bench/shards.py does it), so no turn ends while measuring.
 
-CPU: the bot process's utime + stime (``/proc/<pid>/stat``) over each timed window, divided by its choices:
+CPU: the bot process's run time (every thread's, ``/proc/<pid>/task/*/schedstat``, in nanoseconds) over each
+timed window, divided by its choices:
 the fakes, the driver and the other bot (idle: heartbeats only) are not in it. The ratio product / floor is the
 issue's figure (target <= 1.5x). ``--profile PATH`` runs the product under cProfile (bench/profiled.py: main-thread CPU
 time, over the timed windows only; stopped with SIGINT, so
@@ -51,6 +52,19 @@ TURNS = 4  # whole turns per table and repeat (of its round's five: no round or 
 
 
 
+def run_time(pid: int) -> float:
+    """The CPU time of every live thread of ``pid`` in seconds, from /proc/<pid>/task/*/schedstat (nanoseconds:
+    a window's few hundred milliseconds are measured to far better than utime's 10 ms ticks). The bot's
+    threads (the event loop's, the SQLite connection's, the executor's) live as long as the process."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            total += int((task / "schedstat").read_text().split()[0])
+        except (OSError, IndexError, ValueError):  # a thread that just ended
+            continue
+    return total / 1e9
+
+
 class Sided(Setup):
     """A side's world: ``games`` tables for repeated choices (``tables``), and ``whole`` fresh tables per repeat
     of whole turns (``whole``: every seat's first choice of a turn, then the turn's end)."""
@@ -79,6 +93,12 @@ class Sided(Setup):
                 await self.open(table)
 
         await asyncio.gather(*(one(t) for t in [*self.tables, *self.whole]))
+
+    def cpu(self) -> dict[str, float]:
+        """CPU seconds so far of each bot process (every thread's, to the nanosecond) and of this process."""
+        out = {bot.name: run_time(bot.proc.pid) if bot.proc is not None else 0.0 for bot in self.bots}
+        out["bench"] = time.process_time()
+        return out
 
     def turn_done(self, table: Table, turn: int) -> Any:
         """The next turn's message, once the bot has posted it (None until then)."""
