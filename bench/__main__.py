@@ -3,7 +3,9 @@ table.
 
 Sections: engine (rules engine rates), sqlite (durable commits against the disk's bare fsync and commit rates),
 stack (the real bot against the local fake Discord, modal and DM choices and whole turns, against a bare discord.py
-floor doing the same durable work), api (REST calls per turn), opening (opening 200 and 2,000 tables), memory (per
+floor doing the same durable work), cost (bench/choice_cost.py: the CPU per modal and DM choice of the
+``python -m bot`` process alone, beside a bare discord.py floor process doing the same durable work and one
+answer: the ratio, target <= 1.5x), api (REST calls per turn), opening (opening 200 and 2,000 tables), memory (per
 running game), restart (``python -m bot`` on 10,000 open + 90,000 finished games), load (200 concurrent games: the
 slowest first answer), pace (160 tables opened against a fake enforcing Discord's sliding-second global limit: its
 429s, its busiest second, Start -> first turn message), due (10,000 deadlines due in the same second: the longest
@@ -36,7 +38,7 @@ from typing import Any
 from .common import Figure, cpu_count, fmt
 from .report import RESULTS_MD, write_results
 
-SECTIONS = ("engine", "sqlite", "stack", "api", "rest", "opening", "memory", "restart", "load", "pace", "due",
+SECTIONS = ("engine", "sqlite", "stack", "cost", "api", "rest", "opening", "memory", "restart", "load", "pace", "due",
             "days", "capacity", "postgres", "shards")
 RESULTS = Path(__file__).resolve().parent / "results.json"
 
@@ -142,6 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         runners: dict[str, Callable[[], list[Figure]]] = {
             "engine": lazy("engine"), "sqlite": lazy("sqlite_commits"), "stack": lazy("stack"),
+            "cost": lazy("choice_cost"),
             "api": lazy("api_economy"), "rest": lazy("rest_per_move"), "opening": lazy("opening"), "memory": memory,
             "restart": restart, "load": lazy("load"), "pace": lazy("pace"), "due": lazy("due_together"),
             "days": lazy("open_games"),

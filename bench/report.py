@@ -52,6 +52,21 @@ so a durable figure means something only beside the disk's own rate at the same 
   (`bench.stack.FloorBot`) doing the same durable work: one WAL + FULL commit of a `choose` row per choice,
   then a constant answer (and two posts after a turn's fifth choice), on the same fake. Both sides include the
   fake's own work, which shares the event loop; the fake runs without OpenAPI body validation here.
+- **Bot process alone (CPU per choice).** `bench/choice_cost.py`: the real `python -m bot` (SQLite) and the
+  floor (`python -m bench.floor_bot`: a bare discord.py client that commits the same `choose` row, WAL + FULL,
+  and answers once: an ephemeral line, or a DM reply) each run in a process of their own, each against its own
+  fake Discord in the harness's process, with the same world (24 tables of 5 over 4 guilds, the product's turn
+  message copied into the floor's fake so each submission carries the same message). CPU is the bot process's
+  run time over each timed window (every thread's, from `/proc/<pid>/task/*/schedstat`), so neither the fakes
+  nor the driver are in it; the windows of product and floor alternate in the same minutes, and the ratio is
+  taken per repeat. Three paths: a seat changing its choice by the modal (the exact `INTERACTION_CREATE`
+  `SimUser.submit_modal` sends) or by DM, 32 in flight, four seats of each table again and again in its first
+  turn; and whole turns, where every seat's choice is its first of the turn (the product answers by updating
+  the turn message, type 7, then a private followup; the fifth choice ends the turn: the reveal and the next
+  turn message), 8 fresh tables at once, 4 turns each. A third process, the floor answering in the product's
+  shape (its message updated with its embeds, then an ephemeral followup: two interaction requests, as the
+  product), tells the library's cost of that answer apart from the product's own work. The baseline in the
+  ratio's note is the same harness with `--tree` at a `git archive` of the commit named, in a run of its own.
 - **API.** A whole game (10 turns) per case with the `tests/discord_world.World` helper, a fake clock and
   60 s turns; 5 players, a reminder 30 s before the deadline. "Within one second": one choice every 0.2 s;
   "spread": at 5, 15, 25, 35, 45 s. A turn's calls run from its first choice to the next turn's status

@@ -35,6 +35,7 @@ import contextlib
 import os
 import random
 import re
+import signal
 import sys
 import tempfile
 import time
@@ -122,14 +123,17 @@ class Requests(list[RequestRecord]):
 class BotProcess:
     """One ``python -m bot`` process of a configuration, logging to its own file."""
 
-    def __init__(self, name: str, cwd: Path, env: dict[str, str], ready: str) -> None:
+    def __init__(self, name: str, cwd: Path, env: dict[str, str], ready: str,
+                 args: tuple[str, ...] = ("-m", "bot"), stop_signal: int = signal.SIGTERM) -> None:
         self.name, self.cwd, self.env, self.ready = name, cwd, env, ready
+        self.args = args  # the interpreter's arguments (bench.choice_cost: its floor bot, or the bot under cProfile)
+        self.stop_signal = stop_signal  # SIGINT lets cProfile write its file as the bot exits
         self.log_path = cwd / f"{name}.log"
         self.proc: asyncio.subprocess.Process | None = None
 
     async def start(self) -> None:
         with open(self.log_path, "ab") as log:
-            self.proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=self.cwd,
+            self.proc = await asyncio.create_subprocess_exec(sys.executable, *self.args, cwd=self.cwd,
                                                              env=self.env, stdout=log, stderr=log)
         # Start-up is not timed: the log's "ready" line (games restored, guilds received) is read every 50 ms.
         deadline = time.monotonic() + PATIENCE * 2
@@ -144,7 +148,7 @@ class BotProcess:
 
     async def stop(self) -> None:
         if self.proc is not None and self.proc.returncode is None:
-            self.proc.terminate()
+            self.proc.send_signal(self.stop_signal)
             try:
                 await asyncio.wait_for(self.proc.wait(), 20)
             except TimeoutError:

@@ -1,5 +1,6 @@
 """How seats look in any game: a colour and a symbol each, so colour-blind players can tell them apart."""
 
+import functools
 from dataclasses import dataclass
 
 import discord
@@ -29,6 +30,7 @@ def seat_style(seat: int) -> SeatStyle:
     return SEAT_STYLES[seat % len(SEAT_STYLES)]
 
 
+@functools.lru_cache(maxsize=4096)  # every turn message and reveal draws every seat's name again
 def safe_name(name: str) -> str:
     """A display name fit for an embed: cut to 32 characters, markdown and mentions defused."""
     short = name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"

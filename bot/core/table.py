@@ -133,6 +133,10 @@ class Table:
     # When each step began (index = step), by the service's clock: which step a message sent at a given time
     # was meant for (see ``step_at``).
     openings: array[float] = field(default_factory=lambda: array("d"), repr=False)
+    # (state, record, prompt): the last prompt, kept while neither changed (both are replaced, never mutated):
+    # one choice reads it a dozen times (acknowledgement, turn message, buttons, who is awaited).
+    _prompt: tuple[Any, GameRecord, Prompt | None] | None = field(default=None, init=False, repr=False,
+                                                                  compare=False)
 
     @classmethod
     def load(cls, game: Game[Any, Any, Any], record: GameRecord) -> Table:
@@ -178,12 +182,14 @@ class Table:
     @property
     def prompt(self) -> Prompt | None:
         """What the current step asks, of the seats still at the table (None: over, or not running)."""
-        if not self.running:
-            return None
-        prompt = self.game.prompt(self.state)
-        if prompt is None:
-            return None
-        return replace(prompt, seats=prompt.seats & self.seated)
+        kept = self._prompt
+        if kept is not None and kept[0] is self.state and kept[1] is self.record:
+            return kept[2]
+        prompt = self.game.prompt(self.state) if self.running else None
+        if prompt is not None:
+            prompt = replace(prompt, seats=prompt.seats & self.seated)
+        self._prompt = (self.state, self.record, prompt)
+        return prompt
 
     def awaited(self) -> frozenset[Seat]:
         """The seated seats the current step still waits for."""

@@ -239,9 +239,21 @@ def choices_view(game: str, game_id: int, step: int, choices: tuple[Choice, ...]
     return view
 
 
+# A sealed step's turn message carries the same one button through every choice of the step (each choice's
+# answer edits the message with it): the view is built once per step and reused. It holds only a DynamicItem
+# without timeout, which discord.py's view store keeps by its pattern, never per view or message.
+_SEALED_VIEWS: dict[tuple[str, int, int, str], discord.ui.View] = {}
+_SEALED_VIEWS_KEPT = 1024
+
+
 def sealed_view(game: str, game_id: int, step: int, label: str) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(ChoiceButton(game, game_id, step, "seal", label, "🤫"))
+    key = (game, game_id, step, label)
+    view = _SEALED_VIEWS.get(key)
+    if view is None:
+        if len(_SEALED_VIEWS) >= _SEALED_VIEWS_KEPT:
+            _SEALED_VIEWS.clear()
+        view = _SEALED_VIEWS[key] = discord.ui.View(timeout=None)
+        view.add_item(ChoiceButton(game, game_id, step, "seal", label, "🤫"))
     return view
 
 

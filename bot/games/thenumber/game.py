@@ -82,6 +82,26 @@ def table_of(view: PublicView | SeatView) -> PublicView:
     return view.table if isinstance(view, SeatView) else view
 
 
+# The table's view (and the prompt) of the last states asked for, by identity: a turn's state stays the same
+# object while its seats choose (drafts are kept beside it), and each choice draws the turn message, the
+# acknowledgement and the buttons from it. All are frozen, so they are shared safely; the bound keeps a few
+# hundred tables'.
+_VIEWS: dict[int, tuple[GameState, PublicView]] = {}
+_PROMPTS: dict[int, tuple[GameState, Prompt]] = {}  # the same for the step's prompt (frozen too)
+_VIEWS_KEPT = 512
+
+
+def _public_view(state: GameState) -> PublicView:
+    kept = _VIEWS.get(id(state))
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    if len(_VIEWS) >= _VIEWS_KEPT:
+        _VIEWS.clear()
+    view = public_view(state)
+    _VIEWS[id(state)] = (state, view)
+    return view
+
+
 class TheNumber:
     key = rules.GAME_KEY
     title = "The Number"
@@ -104,9 +124,16 @@ class TheNumber:
     def prompt(self, state: GameState) -> Prompt | None:
         if state.finished:
             return None
+        kept = _PROMPTS.get(id(state))
+        if kept is not None and kept[0] is state:
+            return kept[1]
+        if len(_PROMPTS) >= _VIEWS_KEPT:
+            _PROMPTS.clear()
         # Every seat may be exhausted on a round's last turn: an empty sealed step, applied at once.
         awaited = frozenset(int(p) for p in state.players if not state.is_exhausted(p))
-        return Prompt(awaited, KIND, sealed=True)
+        prompt = Prompt(awaited, KIND, sealed=True)
+        _PROMPTS[id(state)] = (state, prompt)
+        return prompt
 
     def legal(self, state: GameState, seat: Seat) -> None:
         return None  # up to 1000 numbers: typed, then parsed
@@ -140,7 +167,7 @@ class TheNumber:
         return {}  # whoever has not chosen is missing this turn
 
     def view(self, state: GameState, seat: Seat | None) -> PublicView | SeatView:
-        table = public_view(state)
+        table = _public_view(state)
         if seat is None:
             return table
         return SeatView(table, seat, state.pending.get(player(seat)))
