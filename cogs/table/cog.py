@@ -37,10 +37,15 @@ from .answers import Deferral, SlowAnswer, edit, reply, send, settled
 from .components import MODAL_ID, SELECT_FIELD_PREFIX, TEXT_FIELD_ID, TextModal, choices_view, lobby_view, pick_view
 from .dms import DirectMessages
 from .language import AUTO, Languages, cmd
+from .notify import NotifySettings
 from .permissions import check_channel_permissions
+from .poster import Poster
 from .presenter import Card, Presenter, Presenters
+from .private_sheets import PrivateSheets
+from .recovery import Recovery
 from .refusals import USER_ERRORS, Refused, explain, word
-from .talk import Talk
+from .table_state import TableState
+from .timers import Timers
 from .turn_messages import edit_fields, happened, seat_infos
 
 if TYPE_CHECKING:
@@ -60,7 +65,20 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         self.presenters: Presenters = getattr(bot, "presenters", None) or Presenters()
         self.kinds = frozenset(self.service.games)
         self.languages = Languages(bot.store)  # this cog's language command sets it
-        self.talk = Talk(bot, self.service, self.presenters, self.languages)
+        # The shared state and the classes that tell the games, each given what it uses. The poster arms
+        # timers and schedules catch-ups of the classes built on top of it: it gets their methods, looked up
+        # here when called.
+        self.state = TableState()
+        self.sheets = PrivateSheets()
+        self.notify = NotifySettings(bot.store)
+        self.poster = Poster(bot, self.service, self.presenters, self.languages, self.state, self.sheets,
+                             arm=lambda record: self.timers.arm(record),
+                             cancel_timers=lambda game_id: self.timers.cancel(game_id),
+                             catch_up=lambda game_id, attempt=0: self.recovery.catch_up(game_id, attempt))
+        self.timers = Timers(self.poster, self.service, self.languages, self.notify, self.state, bot.scheduler,
+                             bot.clock, bot.settings)
+        self.recovery = Recovery(self.poster, self.timers, self.service, bot.store, self.presenters,
+                                 self.languages, self.state, bot.scheduler, bot.clock)
         self.throttle = ReplyThrottle(burst=bot.settings.dm_replies_per_window,
                                       window=bot.settings.dm_reply_window_seconds)
         self._flushing: dict[int, asyncio.Task[None]] = {}
@@ -114,10 +132,10 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         await self._connected()
         for attempt in itertools.count():
             try:
-                await self.talk.restore()
+                await self.recovery.restore()
                 return
             except Exception as exc:  # a locked or failing database: nothing was announced twice, try again
-                delay = self.talk.backoff(attempt)
+                delay = self.state.backoff(attempt)
                 log.warning("could not restore the tables (%s); trying again in %.0f s", exc, delay)
                 await asyncio.sleep(delay)
 
@@ -139,7 +157,7 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             if table.running:
                 lang = await self._game_lang(table.record)
                 with contextlib.suppress(discord.HTTPException):
-                    await self.talk.channel(table.record.channel_id).send(t("core.stop.database_lost", lang))
+                    await self.poster.channel(table.record.channel_id).send(t("core.stop.database_lost", lang))
         await self.bot.close()
 
     async def _game_lang(self, record: GameRecord) -> str:
@@ -278,7 +296,7 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         text = presenter.join_dm(record.channel_id, lang)
         if text is None:
             return
-        if not await in_background(self.talk.send_dm(interaction.user.id, text)):
+        if not await in_background(self.poster.send_dm(interaction.user.id, text)):
             await reply(interaction, word(self.presenters[record.kind], "core.dm.blocked", lang))
 
     def lobby_embed(self, record: GameRecord, lang: str, headline: str | None = None,
@@ -326,7 +344,7 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
                     started = word(self.presenters[record.kind], "core.lobby.started", lang)
                     await edit(interaction, embed=self.lobby_embed(record, lang, started), view=None)
                 finally:  # the game runs: it gets its turn message and timers whatever happened above
-                    await self.talk.announce(outcome.table, outcome.reports)
+                    await self.poster.announce(outcome.table, outcome.reports)
             elif action == "cancel":
                 await self._cancel(interaction, game_id, via_button=True)
 
@@ -369,7 +387,7 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
     async def _cancel(self, interaction: Interaction, game_id: int, *, via_button: bool) -> None:
         can_manage = bool(interaction.permissions.manage_guild) if interaction.guild_id else False
         record = await self.service.cancel(game_id, interaction.user.id, can_manage)
-        self.talk.cancel_timers(game_id)
+        self.timers.cancel(game_id)
         lang = await self.languages.for_game(record)
         closed = self.lobby_embed(record, lang, word(self.presenters[record.kind], "core.lobby.cancelled_by", lang,
                                                      name=safe_name(interaction.user.display_name)))
@@ -403,12 +421,12 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         async with self.answering(interaction):
             record = await self._game_here(interaction)
             if record.status == "running":
-                status_message = self.talk.turn_message_id(record.id) or record.status_message_id
+                status_message = self.state.turn_message_id(record.id) or record.status_message_id
                 outcome = await self.service.remove(record.id, interaction.user.id, interaction.user.id, kicked=False)
                 abandoned = outcome.table.record.end_reason == ABANDONED
                 await reply(interaction, t("core.reply.left_abandoned" if abandoned else "core.reply.left_game",
                                            await self._lang(interaction)))
-                await self._after_removal(outcome, status_message)
+                await self.poster.after_removal(outcome, status_message)
                 return
             before = record
             record = await self.service.leave_lobby(record.id, interaction.user.id)
@@ -429,25 +447,12 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             record = await self._game_here(interaction)
             if record.status == "lobby":
                 raise GameError("core.error.kick_in_lobby")
-            status_message = self.talk.turn_message_id(record.id) or record.status_message_id
+            status_message = self.state.turn_message_id(record.id) or record.status_message_id
             outcome = await self.service.remove(record.id, interaction.user.id, player.id, kicked=True)
             abandoned = outcome.table.record.end_reason == ABANDONED
             await reply(interaction, t("core.reply.kicked_abandoned" if abandoned else "core.reply.kicked",
                                        await self._lang(interaction), name=safe_name(player.display_name)))
-            await self._after_removal(outcome, status_message)
-
-    async def _after_removal(self, outcome: Outcome, status_message: int | None) -> None:
-        record = outcome.table.record
-        if not outcome.table.running:
-            self.talk.cancel_timers(outcome.table.id)
-            if record.end_reason == ABANDONED:
-                await self.talk.abandoned(record, status_message)
-            if record.status != "finished":
-                return
-        if outcome.reports:
-            await self.talk.announce(outcome.table, outcome.reports)
-        elif outcome.table.prompt is not None and outcome.table.prompt.sealed:
-            self.talk.choice_made(outcome.table)  # the turn message shows the seat gone
+            await self.poster.after_removal(outcome, status_message)
 
     @app_commands.rename(language=cmd("language", "commands.opt.language"))
     @app_commands.describe(language=cmd("auto follows each person's Discord language", "commands.opt.language.desc"))
@@ -531,12 +536,12 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
                    on_turn_message: bool) -> None:
         presenter = self.presenters[table.record.kind]
         sealed = bool(table.prompt and table.prompt.sealed)
-        await self.talk.take_up(table.id)
+        await self.recovery.take_up(table.id)
         try:
             outcome = await self.service.act(table.id, interaction.user.id, action=action, phase=step)
         except NotYourTurn:
             raise self._their_turn(await self.service.table(table.id), lang, interaction.user.id) from None
-        if on_turn_message and self.talk.continues(outcome.table, step):
+        if on_turn_message and self.poster.continues(outcome.table, step):
             # the same thread goes on: announce edits the message into the next step, as this press's answer
             used: list[bool] = []
 
@@ -544,13 +549,14 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
                 await edit(interaction, **edit_fields(card), view=view)
                 used.append(True)
 
-            await self.talk.announce(outcome.table, outcome.reports, editor=through)
+            await self.poster.announce(outcome.table, outcome.reports, editor=through)
             if not used and outcome.reports and outcome.reports[0].step == step:
                 # the next step waits for an AI (or a chance step): the message shows the move made until then
                 lang_game = await self.languages.for_game(outcome.table.record)
-                async with self.talk.locks(table.id):  # not over the AI's move if it came meanwhile
-                    if self.talk.turn_messages.get(table.id) is not None and self.talk.continues(outcome.table, step):
-                        since = [h for h in self.talk.since_of(table.id, step) if h.step != step]
+                async with self.state.locks(table.id):  # not over the AI's move if it came meanwhile
+                    up = self.state.turn_messages.get(table.id)
+                    if up is not None and self.poster.continues(outcome.table, step):
+                        since = [h for h in self.state.since_of(table.id, step) if h.step != step]
                         card = presenter.done(happened(outcome.table, outcome.reports[0]),
                                               seat_infos(outcome.table), since, lang_game)
                         await edit(interaction, **edit_fields(card), view=None)
@@ -562,23 +568,23 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             ack = self._ack_text(outcome, lang)
             await edit(interaction, content=ack, view=None, embeds=[])
             if sealed and _is_ephemeral(interaction):  # a private sheet: the next step edits it (private_sheets)
-                self.talk.sheets.keep(table.id, interaction.user.id, interaction, lang, step, ack)
+                self.sheets.keep(table.id, interaction.user.id, interaction, lang, step, ack)
             if sealed and not outcome.reports:
-                self.talk.choice_made(outcome.table)
+                self.poster.choice_made(outcome.table)
         elif on_turn_message and outcome.reports and outcome.reports[0].step == step:
             lang_game = await self.languages.for_game(outcome.table.record)
             # the steps of this message's thread that followed at once (an AI declaring last, the reveal) are
             # told in it too, not at the top of the next round's message
-            run = self.talk.thread_run(outcome.table, outcome.reports, step)
-            since = [*self.talk.since_of(table.id, step), *(happened(outcome.table, r) for r in run[:-1])]
+            run = self.poster.thread_run(outcome.table, outcome.reports, step)
+            since = [*self.state.since_of(table.id, step), *(happened(outcome.table, r) for r in run[:-1])]
             card = presenter.done(happened(outcome.table, run[-1]), seat_infos(outcome.table), since, lang_game)
             await edit(interaction, **edit_fields(card), view=None)
-            await self.talk.announce(outcome.table, outcome.reports, shown=run[-1].step)
+            await self.poster.announce(outcome.table, outcome.reports, shown=run[-1].step)
             return
         else:
             await edit(interaction, content=t("core.done", lang), view=None, embeds=[])
         if outcome.reports:
-            await self.talk.announce(outcome.table, outcome.reports)
+            await self.poster.announce(outcome.table, outcome.reports)
 
     def _ack_text(self, outcome: Outcome, lang: str) -> str:
         """The private acknowledgement, with the step's public view when the presenter wants it."""
@@ -646,7 +652,7 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         on_message = interaction.message is not None and not _is_ephemeral(interaction)
         async with self.answering(interaction, "update" if on_message else "ephemeral", presenter):
             lang = await self._lang(interaction)
-            await self.talk.take_up(game_id)
+            await self.recovery.take_up(game_id)
             try:
                 outcome = await self.service.act(game_id, interaction.user.id, text=text, phase=step)
             except NotYourTurn:
@@ -657,7 +663,7 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
                     raise
                 table, shown = card
                 await reply(interaction, shown.content or "", embeds=list(shown.embeds),
-                            view=self.talk.input_view(table, table.prompt, lang) if table.prompt else None)
+                            view=self.poster.input_view(table, table.prompt, lang) if table.prompt else None)
                 return
             except RuleError as error:
                 if presenter is None:
@@ -692,29 +698,29 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         # a changed draft changes nothing the turn message shows: only the private line answers it
         same = draft and outcome.ack is not None and outcome.ack.changed and interaction is not None
         if interaction is not None and step is not None and outcome.ack is not None and not same:
-            updated = await self.talk.update_in_response(interaction, outcome.table.id, step, outcome.reports,
+            updated = await self.poster.update_in_response(interaction, outcome.table.id, step, outcome.reports,
                                                          lambda **fields: edit(interaction, **fields))
         if outcome.ack is not None:
             await answer(self._ack_text(outcome, lang))
             if draft and not updated and not same:
-                self.talk.choice_made(outcome.table, outside=interaction is None)
+                self.poster.choice_made(outcome.table, outside=interaction is None)
         else:
             await answer(t("core.done", lang))
         if outcome.reports:
             closed = step if updated and any(r.step == step for r in outcome.reports) else None
-            await self.talk.announce(outcome.table, outcome.reports, shown=closed)
+            await self.poster.announce(outcome.table, outcome.reports, shown=closed)
 
     # Servers and channels -----------------------------------------------------------------------
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        await self.talk.channel_deleted(channel.id)
+        await self.poster.channel_deleted(channel.id)
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The bot was removed from a server (GUILD_DELETE, not an outage): its games end now, and every
         player hears it, instead of choices being acknowledged until a deadline nobody will see."""
         for record in await self.service.open_games_of_guild(guild.id):
-            await self.talk.stop_game(record, "core.stop.guild_removed", everyone=True)
+            await self.poster.stop_game(record, "core.stop.guild_removed", everyone=True)
 
     # Scores and boards --------------------------------------------------------------------------
     async def _record_for(self, interaction: Interaction) -> GameRecord | None:
@@ -782,7 +788,7 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         """Per user, in every game and server: no option shows the setting, an option changes only itself."""
         async with self.answering(interaction, anywhere=True):
             lang = await self._lang(interaction)
-            notify = self.talk.notify
+            notify = self.notify
             reach = (await notify.of(interaction.user.id) if dm is None and mention is None
                      else await notify.set(interaction.user.id, dm=dm, mention=mention))
             await reply(interaction, t("core.reply.notify", lang, dm=t("core.on" if reach.dm else "core.off", lang),

@@ -51,7 +51,7 @@ class DMCommands:
                            how=presenter.dm_how(lang)))
             return
         if command == "rules":
-            await self.talk.send(channel, nonce=nonce, card=presenter.rules(lang))
+            await self.poster.send(channel, nonce=nonce, card=presenter.rules(lang))
             return
         table = await self.service.table(record.id)
         seated = table.record.seat_of(user_id)
@@ -61,15 +61,15 @@ class DMCommands:
             elif not confirmed:
                 await answer(t("core.dm.quit_confirm", lang, game=presenter.title(lang), channel=where))
             else:
-                status_message = self.talk.turn_message_id(record.id) or record.status_message_id
+                status_message = self.state.turn_message_id(record.id) or record.status_message_id
                 outcome = await self.service.remove(record.id, user_id, user_id, kicked=False)
                 abandoned = outcome.table.record.end_reason == ABANDONED
                 await answer(t("core.reply.left_abandoned" if abandoned else "core.reply.left_game", lang))
-                await self._after_removal(outcome, status_message)
+                await self.poster.after_removal(outcome, status_message)
             return
         public = table.game.view(table.state, None)
         if command == "score" or seated is None:
             card = presenter.score_at(public, seat_infos(table), table.record.status, lang)
         else:  # their own board: the asker is that seat, so its own view (never shown to anyone else)
             card = presenter.board(table.game.view(table.state, seated.seat), seated.seat, seat_infos(table), lang)
-        await self.talk.send(channel, nonce=nonce, card=card)
+        await self.poster.send(channel, nonce=nonce, card=card)

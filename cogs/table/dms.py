@@ -76,7 +76,7 @@ class DirectMessages(DMCommands):
         wordy = any(c.isalpha() for c in message.content)
         can_send = "\n" + t("core.dm.can_send", lang, how=presenter.dm_how(lang)) if wordy else ""
         try:
-            await self.talk.take_up(record.id)
+            await self.recovery.take_up(record.id)
             # sent_at: a DM read after the step it was sent in ended is refused, never counted for the next one
             outcome = await self.service.act(record.id, user_id, text=message.content,
                                              sent_at=message.created_at.timestamp())
@@ -111,7 +111,7 @@ class DirectMessages(DMCommands):
         line = fit(line)
         if self.throttle.allow(user_id):
             try:
-                await self.talk.send(channel, nonce=nonce, content=line)
+                await self.poster.send(channel, nonce=nonce, content=line)
             except discord.HTTPException as exc:
                 log.info("could not answer a DM: %s", exc)
             return
@@ -124,7 +124,7 @@ class DirectMessages(DMCommands):
             await asyncio.sleep(wait)
             held = self.throttle.release(user_id)
             if held is not None:
-                await self.talk.send(channel, nonce=None, content=held)
+                await self.poster.send(channel, nonce=None, content=held)
         except discord.HTTPException as exc:
             log.info("could not answer a DM: %s", exc)
         finally:

@@ -324,8 +324,8 @@ class TableStats(commands.Cog, name=COG_NAME):
         the results they need themselves)."""
         assert self.stats is not None
         await self.bot.wait_until_ready()
-        talk = getattr(self.bot.get_cog("Table"), "talk", None)
-        settled = getattr(talk, "settled", None)
+        state = getattr(self.bot.get_cog("Table"), "state", None)
+        settled = getattr(state, "settled", None)
         if isinstance(settled, asyncio.Event):
             await settled.wait()
         streaming = getattr(self.stats, "streaming", None)  # SQLite: a small page cache for the pass
