@@ -5,19 +5,18 @@ says so and how to confirm (``quit yes``): a stray word never throws a game away
 from __future__ import annotations
 
 import unicodedata
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.core.service import ABANDONED
+from bot.core.service import ABANDONED, GameService
 from bot.i18n import t
+from storage.base import GameRecord
 
+from .poster import Poster
+from .presenter import Presenters
+from .table_state import TableState
 from .turn_messages import seat_infos
-
-if TYPE_CHECKING:
-    from storage.base import GameRecord
-
-    from .cog import TableCog
 
 WORDS = {
     "help": "help", "?": "help", "aide": "help", "commands": "help", "commandes": "help",
@@ -42,8 +41,16 @@ def dm_command(text: str) -> tuple[str, bool] | None:
 
 
 class DMCommands:
-    async def _dm_command(self: TableCog, command: str, confirmed: bool, record: GameRecord, user_id: int,
-                          channel: discord.abc.Messageable, nonce: str, lang: str, answer: Any) -> None:
+    """Answers the words above for the :class:`~cogs.table.inbox.Inbox` (a DM that is not a move)."""
+
+    def __init__(self, service: GameService, presenters: Presenters, poster: Poster, state: TableState) -> None:
+        self.service = service
+        self.presenters = presenters
+        self.poster = poster
+        self.state = state
+
+    async def run(self, command: str, confirmed: bool, record: GameRecord, user_id: int,
+                  channel: discord.abc.Messageable, nonce: str, lang: str, answer: Any) -> None:
         presenter = self.presenters[record.kind]
         where = f"<#{record.channel_id}>"
         if command == "help":
