@@ -116,7 +116,7 @@ class Resync:
         for cog in self.bot.cogs.values():
             recovery = getattr(cog, "recovery", None)
             service = getattr(recovery, "service", None)
-            kinds = getattr(service, "games", None)
+            kinds = getattr(service, "by_key", None)
             served = kind in kinds if isinstance(kinds, dict) else getattr(getattr(service, "spec", None),
                                                                              "kind", None) == kind
             if served and hasattr(recovery, "catch_up"):

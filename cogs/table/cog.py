@@ -63,7 +63,7 @@ class TableCog(commands.Cog, name="Table"):
         self.bot = bot
         self.service: GameService = bot.service
         self.presenters: Presenters = getattr(bot, "presenters", None) or Presenters()
-        self.kinds = frozenset(self.service.games)
+        self.kinds = frozenset(self.service.by_key)
         self.languages = Languages(bot.store)  # this cog's language command sets it
         # The shared state and the classes that tell the games, each given what it uses. The poster arms
         # timers and schedules catch-ups of the classes built on top of it: it gets their methods, looked up

@@ -270,7 +270,7 @@ class Inbox:
             except Exception:  # the database failed: nothing was stored, and the player is told so
                 log.warning("could not save a choice in game %s", game_id, exc_info=True)
                 raise Refused(t("core.error.not_saved", lang)) from None
-            await self._acknowledge(outcome, lambda line: reply(interaction, line), lang,
+            await self.acknowledge(outcome, lambda line: reply(interaction, line), lang,
                                     interaction if on_message else None, step)
 
     async def _turn_over_card(self, game_id: int, presenter: Presenter | None, lang: str
@@ -285,7 +285,7 @@ class Inbox:
                                    table.record.deadline, lang)
         return (table, card) if card is not None else None
 
-    async def _acknowledge(self, outcome: Outcome, answer: Any, lang: str, interaction: Interaction | None = None,
+    async def acknowledge(self, outcome: Outcome, answer: Any, lang: str, interaction: Interaction | None = None,
                            step: int | None = None) -> None:
         """The private answer to a stored choice, then the announcement. ``interaction``: the choice came
         through the turn message of ``step``, whose update (or close) answers it before the private line."""
@@ -331,7 +331,8 @@ class Inbox:
             await answer(t("core.error.not_saved", lang))
             return
         if record is None or record.kind not in self.kinds:
-            await answer(t("core.dm.no_game", lang, start=", ".join(f"`/{kind} start`" for kind in self.service.games)))
+            starts = ", ".join(f"`/{kind} start`" for kind in self.service.by_key)
+            await answer(t("core.dm.no_game", lang, start=starts))
             return
         presenter = self.presenters[record.kind]
         if record.status == "lobby":
@@ -371,7 +372,7 @@ class Inbox:
             log.warning("could not take a DM move in game %s", record.id, exc_info=True)
             await answer(t("core.error.not_saved", lang))
             return
-        await self._acknowledge(outcome, answer, lang)
+        await self.acknowledge(outcome, answer, lang)
 
     async def _refusal(self, game_id: int, user_id: int, error: RuleError, presenter: Presenter,
                        lang: str) -> str:

@@ -245,7 +245,7 @@ class Poster:
 
     async def channel_deleted(self, channel_id: int) -> None:
         record = await self.store.open_game_in_channel(channel_id)
-        if record is not None and record.kind in self.service.games:
+        if record is not None and record.kind in self.service.by_key:
             # every seated player hears it (as when the bot is removed from the server): their next DM would
             # otherwise only be answered "you are not in a game"
             await self.stop_game(record, "core.stop.channel_deleted", everyone=True)

@@ -116,7 +116,7 @@ class Recovery:
             for game_id in batch:
                 try:
                     record = stored.pop(game_id, None)
-                    table = (self.service.peek(record) if record is not None and record.kind in self.service.games
+                    table = (self.service.peek(record) if record is not None and record.kind in self.service.by_key
                              else await self.service.table(game_id))
                     if not table.running or any(not table.seat(s).is_ai for s in table.awaited()):
                         continue  # a person is awaited: nothing to take for them (the deadline will)
