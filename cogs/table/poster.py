@@ -1,4 +1,5 @@
-"""What the bot says in a game's channel as its steps are committed: turn messages, edits, the end, timers.
+"""What the bot says in a game's channel as its steps are committed: turn messages, edits, the end (the timers that
+fire them are :mod:`cogs.table.timers`).
 
 Order matters for durability: the service has committed a step before anything here tells anyone. Each turn
 message is posted with a nonce derived from (game, step), so retries never show it twice; a turn message or
