@@ -64,7 +64,7 @@ def memory_mb(pid: int) -> dict[str, float]:
     return found
 
 
-RESTORED = "cogs.table.restart: restored "  # the restore's log line: every open game's deadline is armed
+RESTORED = "cogs.table.recovery: restored "  # the restore's log line: every open game's deadline is armed
 
 
 def logged(path: Path, what: str, offset: int = 0) -> float:

@@ -103,24 +103,24 @@ class Resync:
             if self._last.get(record.id) != mark or self._done.get(record.id) == mark:
                 continue  # still moving (its process may be posting right now), or already caught up
             self._done[record.id] = mark
-            talk = self._talk_for(record.kind)
-            if talk is not None and record.status in ("running", "finished"):
-                await talk.catch_up(record.id)
+            recovery = self._recovery_for(record.kind)
+            if recovery is not None and record.status in ("running", "finished"):
+                await recovery.catch_up(record.id)
                 caught += 1
         self._last = now
         self._done = {k: v for k, v in self._done.items() if k in now}
         return caught
 
-    def _talk_for(self, kind: str) -> Any:
-        """The front end that posts games of ``kind`` (a cog's ``talk`` whose service runs that kind)."""
+    def _recovery_for(self, kind: str) -> Any:
+        """The front end's catch-up of games of ``kind`` (a cog's ``recovery`` whose service runs that kind)."""
         for cog in self.bot.cogs.values():
-            talk = getattr(cog, "talk", None)
-            service = getattr(talk, "service", None) or getattr(talk, "games", None)
-            kinds = getattr(service, "games", None)
+            recovery = getattr(cog, "recovery", None)
+            service = getattr(recovery, "service", None)
+            kinds = getattr(service, "by_key", None)
             served = kind in kinds if isinstance(kinds, dict) else getattr(getattr(service, "spec", None),
                                                                              "kind", None) == kind
-            if served and hasattr(talk, "catch_up"):
-                return talk
+            if served and hasattr(recovery, "catch_up"):
+                return recovery
         return None
 
 

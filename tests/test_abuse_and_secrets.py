@@ -51,7 +51,7 @@ async def test_fifty_choices_in_a_second_are_throttled_and_the_last_valid_one_wi
     await world.start_game(("ana", "ben"))
     cog = world.bot.get_cog("Table")
     # the product's throttle (3 answers per 5 s), which the other tests raise so fast play is not held back
-    cog.throttle.burst, cog.throttle.window = 3, 5.0  # type: ignore[union-attr]
+    cog.inbox.throttle.burst, cog.inbox.throttle.window = 3, 5.0  # type: ignore[union-attr]
     numbers = [f"{n:03d}" for n in range(100, 150)]
     numbers[-1] = "12x"  # the very last one is not valid
     for text in numbers:
@@ -60,7 +60,7 @@ async def test_fifty_choices_in_a_second_are_throttled_and_the_last_valid_one_wi
                      what="the answer to the newest message, once the window frees")
     table = await world.bot.service.table(1)
     assert table.drafts[0] == {"number": "148"}  # the last valid choice wins
-    await eventually(lambda: not cog._flushing, what="the held answer sent")  # type: ignore[union-attr]
+    await eventually(lambda: not cog.inbox.holding_answers(), what="the held answer sent")  # type: ignore[union-attr]
     answers = [m.content for m in world.fake.dms(world.users["ana"])
                if m.content.startswith(("Locked", "Changed", "That is not"))]
     assert len(answers) == 3 + 1  # the burst, then one answer about the newest message

@@ -35,14 +35,14 @@ async def test_players_acting_before_the_restore_reaches_their_game_get_no_secon
     await world.stop_bot()
     bot = NumberBot(world.settings(), clock=world.clock, **world.bot_options)
     await bot.login(world.fake.token)  # loads the cogs; the restore starts once the bot is ready
-    talk = bot.get_cog("Table").talk  # type: ignore[union-attr]
-    restore = talk.restore
+    recovery = bot.get_cog("Table").recovery  # type: ignore[union-attr]
+    restore = recovery.restore
 
     async def held() -> None:
         await gate.wait()
         await restore()
 
-    talk.restore = held
+    recovery.restore = held
     await world.fake.attach(bot)
     world.bot = bot
     await place_all(world)
@@ -104,8 +104,8 @@ async def test_a_choice_taken_while_the_restore_reads_the_game_gets_no_second_me
     await world.stop_bot()
     bot = NumberBot(world.settings(), clock=world.clock, **world.bot_options)
     await bot.login(world.fake.token)
-    talk = bot.get_cog("Table").talk  # type: ignore[union-attr]
-    settle, armed, answers = talk.service.catch_up, asyncio.Event(), []
+    recovery = bot.get_cog("Table").recovery  # type: ignore[union-attr]
+    settle, armed, answers = recovery.service.catch_up, asyncio.Event(), []
 
     async def catch_up(game_id: int) -> object:
         reports = await settle(game_id)
@@ -126,13 +126,13 @@ async def test_a_choice_taken_while_the_restore_reads_the_game_gets_no_second_me
             return full
         bot.store.load_game = load
     else:
-        recent = talk.recent_message
+        recent = recovery.poster.recent_message
 
         async def read_channel(*args: object) -> object:
             await choose_first()
             return await recent(*args)
-        talk.recent_message = read_channel
-    talk.service.catch_up = catch_up
+        recovery.poster.recent_message = read_channel
+    recovery.service.catch_up = catch_up
     await world.fake.attach(bot)
     world.bot = bot
     await world.tables_restored()

@@ -187,7 +187,7 @@ async def test_score_and_board_at_any_moment(world: World) -> None:
 
 async def test_every_game_the_table_serves_has_a_presenter_and_its_group(world: World) -> None:
     assert world.bot is not None
-    kinds = set(world.bot.service.games)
+    kinds = set(world.bot.service.by_key)
     assert kinds == {g.key for g in GAMES}  # The Number too, since it moved onto the shared front end
     assert kinds <= set(world.bot.presenters.by_key)
     synced = {c["name"]: c for c in world.fake.world.commands[None]}

@@ -58,12 +58,12 @@ async def test_a_timed_out_move_is_told_once(world: World) -> None:
 async def test_a_move_pressed_just_before_a_kill_is_not_told_again_after_the_restart(world: World) -> None:
     await start_numeri(world, PLAYERS, auto_play=False)  # the mover's own later moves wait (the forced: their test)
     message, step, mover = await current_turn(world)
-    talk = world.bot.get_cog("Table").talk  # type: ignore[union-attr]
+    poster = world.bot.get_cog("Table").poster  # type: ignore[union-attr]
 
     async def killed(*_: Any, **__: Any) -> None:  # the process dies before it tells the next turn
         return None
 
-    talk.announce = killed
+    poster.announce = killed
     pressed = await (await press(world.users[mover], message)).wait()
     assert pressed.response_type in (6, 7)  # the click answered at once (the kill took the edit it asked)
     display = world.users[mover].user.display_name

@@ -175,7 +175,7 @@ async def test_the_final_reveal_is_posted_without_the_chart_when_attach_files_is
     await world.start_game(("ana", "ben"))
     await world.fake.set_bot_permission(world.general, False, "attach_files")
     if not cache_knows:  # the permission changed but the bot's cache has not heard of it: Discord says 403
-        world.bot.get_cog("Table").talk.may_attach = lambda channel_id: True  # type: ignore[union-attr]
+        world.bot.get_cog("Table").poster.may_attach = lambda channel_id: True  # type: ignore[union-attr]
     final = await play_to_the_end(world)
     assert final.attachments == [] and "Scores" in world.fake.visible_text(final)
     assert (await world.bot.store.load_game(1)).status == "finished"

@@ -14,7 +14,7 @@ def posts_in(world: World) -> str:
 
 
 def fast_retries(world: World) -> None:
-    world.bot.get_cog("Table").talk.retry_delays = (0.05, 0.1)  # type: ignore[union-attr]
+    world.bot.get_cog("Table").poster.retry_delays = (0.05, 0.1)  # type: ignore[union-attr]
 
 
 async def reveal_is_caught_up_once(world: World) -> None:

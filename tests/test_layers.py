@@ -167,7 +167,7 @@ def test_the_walk_sees_every_layer_and_the_protocol() -> None:
 @pytest.mark.parametrize(("module", "imports", "rule"), [
     ("storage.stats", "bot.games.thenumber.engine", "storage imports no bot and no cog"),
     ("storage.stats", "cogs.table.cog", "storage imports no bot and no cog"),
-    ("bot.core.service", "cogs.table.talk", "bot imports no cog"),
+    ("bot.core.service", "cogs.table.poster", "bot imports no cog"),
     ("bot.core.table", "bot.games", "the core imports no game (the games are handed to it)"),
     ("bot.core.table", "cogs.thenumber.records", "no game is named in the core, storage or the shared cog"),
     ("storage.sqlite", "storage.binomial_rows", "no game is named in the core, storage or the shared cog"),

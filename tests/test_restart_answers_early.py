@@ -11,7 +11,7 @@ import pytest
 
 from bot.client import NumberBot
 from bot.core.service import GameService
-from cogs.table.restart import SWEEP_BATCH
+from cogs.table.recovery import SWEEP_BATCH
 from storage.sqlite import SQLiteStore
 from storage.stats import SQLiteStats
 from tests.discord_world import PATIENCE, World, eventually
@@ -91,7 +91,7 @@ async def test_players_are_answered_while_the_restore_of_many_games_is_held(worl
     bot = await start_without_waiting(world)
     await asyncio.wait_for(restore.held.wait(), PATIENCE)
     cog: Any = bot.get_cog("Table")
-    talk = cog.talk
+    state = cog.state
     # Held: nothing restored, no timer armed. A new table opens in another channel all the same...
     fresh = world.fake.add_channel(world.guild, "fresh")
     opened = await (await world.users["cy"].slash(fresh, "thenumber start")).wait()
@@ -102,11 +102,11 @@ async def test_players_are_answered_while_the_restore_of_many_games_is_held(worl
     reveal = await eventually(lambda: world.reveals(), what="turn 1's reveal")
     assert "`513`" in world.fake.visible_text(reveal[0]) and "`240`" in world.fake.visible_text(reveal[0])
     await world.wait_status("Turn 2 of 5")
-    assert not talk.restored and not bot.scheduler.is_scheduled(("deadline", clones[0]))
+    assert not state.restored and not bot.scheduler.is_scheduled(("deadline", clones[0]))
     assert restore.caught_up[1] == 1
     restore.release.set()
     await asyncio.wait_for(cog._restoring, PATIENCE)
-    await asyncio.wait_for(talk.settled.wait(), PATIENCE)
+    await asyncio.wait_for(state.settled.wait(), PATIENCE)
     # The restore went on without telling game 1 again, and armed every other game's deadline.
     assert restore.caught_up[1] == 1 and not any(restore.caught_up[i] for i in clones)
     assert len(world.reveals()) == 1
@@ -134,8 +134,8 @@ async def test_the_restart_sweep_reads_games_in_batches_and_leaves_them_uncached
     monkeypatch.setattr(SQLiteStore, "load_games", counted_batch)
     monkeypatch.setattr(SQLiteStore, "load_game", counted_one)
     bot = await world.start_bot()
-    talk = bot.get_cog("Table").talk  # type: ignore[union-attr]
-    await asyncio.wait_for(talk.settled.wait(), PATIENCE)
+    state = bot.get_cog("Table").state  # type: ignore[union-attr]
+    await asyncio.wait_for(state.settled.wait(), PATIENCE)
     total = len(clones) + 1
     assert sum(batches) == total and max(batches) <= SWEEP_BATCH and len(batches) == -(-total // SWEEP_BATCH)
     assert not any(single[i] for i in clones)  # no read per game

@@ -54,7 +54,7 @@ async def stored(world: World, predicate: Callable[[GameRecord], bool], game_id:
 
 
 def fast_backoff(world: World) -> None:
-    world.bot.get_cog("Table").talk.backoff_delays = (0.05, 0.1)  # type: ignore[union-attr]
+    world.bot.get_cog("Table").state.backoff_delays = (0.05, 0.1)  # type: ignore[union-attr]
 
 
 # Interactions answered in time ----------------------------------------------------------------------

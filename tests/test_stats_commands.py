@@ -330,7 +330,7 @@ async def test_commands_need_a_server(world: StatsWorld) -> None:
 
 async def test_final_reveal_carries_the_score_race(world: StatsWorld) -> None:
     await world.start_game(("ana", "ben", "cy"))
-    world.bot.get_cog("Table").talk.retry_delays = (0.05,)  # type: ignore[union-attr]
+    world.bot.get_cog("Table").poster.retry_delays = (0.05,)  # type: ignore[union-attr]
     rng = random.Random(7)
     for turn in range(10):
         if turn == 9:  # the final reveal is refused once (503): the retry must upload the whole chart again

@@ -101,7 +101,7 @@ class GameService(LobbyService):
         if not games:
             raise ValueError("a game service needs at least one game")
         super().__init__(store, GameSpec.of(games[0]), clock)
-        self.games: dict[str, Game[Any, Any, Any]] = {game.key: game for game in games}
+        self.by_key: dict[str, Game[Any, Any, Any]] = {game.key: game for game in games}  # the games it runs
         self.default_turn_seconds = default_turn_seconds
         self.max_retries = max_retries
         self._tables: dict[int, Table] = {}
@@ -109,9 +109,14 @@ class GameService(LobbyService):
         # The newest step committed or loaded per game, ended games included: a late load is never taken.
         self._floor: dict[int, int] = {}
 
+    @property
+    def games(self) -> dict[str, Game[Any, Any, Any]]:
+        """The older name of :attr:`by_key`, kept while code written against it (other branches) moves over."""
+        return self.by_key
+
     def game_of(self, kind: str) -> Game[Any, Any, Any]:
         try:
-            return self.games[kind]
+            return self.by_key[kind]
         except KeyError:
             raise ValueError(f"this service does not run {kind!r} games") from None
 
@@ -211,7 +216,7 @@ class GameService(LobbyService):
         # queued behind it) for a long while. One pass for every kind (a pass per kind walks the open games'
         # index once per kind); a kind another service runs is left to it.
         while page := await self.store.open_games(None, details=False, after=after, limit=OPEN_GAMES_PAGE):
-            records += [await self._capped(record) for record in page if record.kind in self.games]
+            records += [await self._capped(record) for record in page if record.kind in self.by_key]
             after = page[-1].id
         return records
 
@@ -221,7 +226,7 @@ class GameService(LobbyService):
         collecting = gc.isenabled()
         gc.disable()
         try:
-            records = [r for r in await self.store.open_games() if r.kind in self.games]
+            records = [r for r in await self.store.open_games() if r.kind in self.by_key]
             for record in records:
                 if record.status == "running":
                     self._accept(Table.load(self.game_of(record.kind), record))
@@ -242,13 +247,13 @@ class GameService(LobbyService):
 
     async def open_games_of_guild(self, guild_id: int) -> list[GameRecord]:
         """The lobbies and running games of one server, with their seats (to tell the players)."""
-        heads = [r for r in await self.store.open_games(details=False) if r.kind in self.games]
+        heads = [r for r in await self.store.open_games(details=False) if r.kind in self.by_key]
         return [await self.store.load_game(r.id) for r in heads if r.guild_id == guild_id]
 
     async def unannounced_finished_games(self) -> list[GameRecord]:
         """Finished games of this service's kinds whose end the channel was never told (a crash in between).
         One query for every kind: each is a pass over the finished games' index, at every start."""
-        return [r for r in await self.store.unannounced_finished_games() if r.kind in self.games]
+        return [r for r in await self.store.unannounced_finished_games() if r.kind in self.by_key]
 
     # Lobby and start ----------------------------------------------------------------------------
     async def open_lobby(self, guild_id: int | None, channel_id: int, host_id: int, host_name: str,

@@ -21,4 +21,5 @@ async def setup(bot: "NumberBot") -> None:
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     table = TableCog(bot)
     await bot.add_cog(table)
-    await bot.add_cog(DailyCommands(bot, table.talk))  # /mygames and /server timezone (daily tables)
+    # /mygames and /server timezone (daily tables)
+    await bot.add_cog(DailyCommands(bot, table.poster, table.notify, table.timers.daily.zones))

@@ -11,16 +11,13 @@ over is answered privately. Nothing here collides with The Number's ``tn:`` ids.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import discord
 
 from bot.i18n import DEFAULT, catalog, t
 
 from .presenter import Choice, Inputs
-
-if TYPE_CHECKING:
-    from .cog import TableCog
 
 Interaction = discord.Interaction[Any]
 LOBBY_ACTIONS = ("join", "leave", "start", "cancel")
@@ -43,7 +40,19 @@ def level_about(game: str, level: str, lang: str) -> str | None:
     return t(key, lang)[:100] if key in catalog(DEFAULT) else None  # Discord's limit for a description
 
 
-def _cog(interaction: Interaction) -> TableCog:
+class InputRouter(Protocol):
+    """Where these components hand their interactions (the router cog, ``cogs.table.cog``, named "Table")."""
+
+    async def lobby_action(self, interaction: Interaction, action: str, game_id: int) -> None: ...
+    async def add_ai(self, interaction: Interaction, game_id: int, level: str) -> None: ...
+    async def play_again(self, interaction: Interaction, kind: str, game_id: int) -> None: ...
+    async def press(self, interaction: Interaction, kind: str, game_id: int, step: int, index: int) -> None: ...
+    async def pick(self, interaction: Interaction, kind: str, game_id: int, step: int, index: int) -> None: ...
+    async def open_private(self, interaction: Interaction, kind: str, game_id: int, step: int) -> None: ...
+    async def submitted(self, interaction: Interaction, kind: str, game_id: int, step: int) -> None: ...
+
+
+def _cog(interaction: Interaction) -> InputRouter:
     return interaction.client.get_cog("Table")  # type: ignore[attr-defined,no-any-return]
 
 

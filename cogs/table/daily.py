@@ -1,7 +1,7 @@
 """Daily tables on Discord (issue 38): their reminders, their deadline line, the servers' time zones.
 
-:class:`Talk` calls in here at three places only (``arm``, ``_status``, ``tell_timed_out``); the times come from
-the pure :mod:`bot.core.deadlines`.
+The poster adds the deadline line (``with_deadline``), the timers plan the reminders through
+:mod:`cogs.table.daily_reminders`; the times come from the pure :mod:`bot.core.deadlines`.
 
 Each reminder of a step (half time, near the deadline) is sent **at most once**: it is claimed in the store
 (``reminders_sent``) before its DMs go out, and a claim that finds the row already there sends nothing. A restart,
@@ -13,32 +13,19 @@ it: a duplicate ping is what players complain about, a rare lost one is covered 
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-import discord
-
 from bot.core.deadlines import (
-    HALF,
-    NEAR,
     UTC,
     discord_time,
     is_daily,
-    next_reminder,
     zone_named,
 )
-from bot.core.table import Table
-from bot.http_pacing import in_background
 from bot.i18n import t
 from storage.base import GameRecord, GameStore
 
 from .presenter import Card
-from .turn_messages import REMINDER
-
-if TYPE_CHECKING:
-    from .talk import Talk
 
 log = logging.getLogger(__name__)
 ZONE_META = "timezone:{guild}"
@@ -102,100 +89,3 @@ def with_deadline(card: Card, record: GameRecord, lang: str) -> Card:
 def away_key(record: GameRecord) -> str:
     """The DM to a player who just missed two deadlines in a row: on a daily table, the AI plays for them."""
     return "daily.dm.away" if is_daily(record.options) else "core.dm.away"
-
-
-class DailyReminders:
-    """The reminders of the daily tables of one :class:`Talk` (its scheduler, its DMs, its /notify settings)."""
-
-    def __init__(self, talk: Talk) -> None:
-        self.talk = talk
-        self.zones = ServerZones(talk.store)
-        self._planning: set[asyncio.Task[None]] = set()
-
-    def arm(self, record: GameRecord) -> bool:
-        """Plan the step's next reminder; False for a live table (Talk keeps today's one reminder)."""
-        if not is_daily(record.options):
-            return False
-        zone = self.zones.cached(record.guild_id)
-        if zone is not None:
-            self._schedule(record, zone, frozenset())
-        else:  # the server's zone is read once, then cached: plan when it is known
-            task = asyncio.get_running_loop().create_task(self._plan(record), name=f"plan reminders {record.id}")
-            self._planning.add(task)
-            task.add_done_callback(self._planning.discard)
-        return True
-
-    async def _plan(self, record: GameRecord) -> None:
-        try:
-            zone = await self.zones.of(record.guild_id)
-        except Exception as exc:  # the database is busy: plan in UTC rather than not at all
-            log.warning("game %s: could not read the server's time zone (%s); reminders in UTC", record.id, exc)
-            zone = ZoneInfo(UTC)
-        self._schedule(record, zone, frozenset())
-
-    def _schedule(self, record: GameRecord, zone: ZoneInfo, sent: frozenset[str]) -> None:
-        talk = self.talk
-        key = (REMINDER, record.id)
-        if record.deadline is None or record.status != "running":
-            talk.scheduler.cancel(key)
-            return
-        opened = record.deadline - talk.service.turn_seconds(record)
-        planned = next_reminder(opened, record.deadline, zone, talk.bot.clock.now(), sent)
-        if planned is None:
-            talk.scheduler.cancel(key)
-            return
-        game_id, step, slot = record.id, record.phase, planned.slot
-        talk.scheduler.schedule(key, planned.at, lambda: in_background(self.fire(game_id, step, slot, zone)))
-
-    async def fire(self, game_id: int, step: int, slot: str, zone: ZoneInfo) -> None:
-        """The reminder ``slot`` of ``step`` is due: claim it (once across restarts and processes), send it, and
-        plan the step's next one."""
-        talk = self.talk
-        table = await talk.service.table(game_id)
-        record = table.record
-        if not table.running or table.step != step or record.deadline is None:
-            return
-        if await talk.store.claim_reminder(game_id, step, slot, talk.bot.clock.now()):
-            await self.send(table, slot)
-        else:
-            log.info("game %s: reminder %s of step %s was sent before; not again", game_id, slot, step)
-        self._schedule(record, zone, frozenset({HALF, NEAR}) if slot == NEAR else frozenset({HALF}))
-
-    async def send(self, table: Table, slot: str) -> None:
-        """Each awaited player not away, as their /notify says: a DM, else (closed or turned off) a mention in
-        the channel that pings only them; nothing for a player who turned both off."""
-        talk, record = self.talk, table.record
-        assert record.deadline is not None
-        link = jump_link(record, talk.turn_message_id(table.id) or record.status_message_id)
-        mentions: list[int] = []
-        for seat in sorted(table.awaited()):
-            user_id = table.seat(seat).user_id
-            if user_id is None or table.seat(seat).is_ai or table.away(seat):
-                continue
-            reach = await talk.notify.of(user_id)
-            if reach.dm:
-                lang = await talk.languages.for_dm(user_id, record)
-                game = talk.presenter(record).title(lang)
-                text = t("daily.remind", lang, game=game, channel=f"<#{record.channel_id}>", link=link,
-                         when=discord_time(record.deadline, "f"), left=discord_time(record.deadline, "R"))
-                nonce = f"dr{table.id % 10**9}.{table.step}.{seat}{slot[0]}"
-                if await talk.send_dm(user_id, text, nonce=nonce):
-                    continue
-            if reach.mention:
-                mentions.append(user_id)
-        if mentions:
-            await self._mention(table, mentions, slot)
-
-    async def _mention(self, table: Table, user_ids: list[int], slot: str) -> None:
-        talk, record = self.talk, table.record
-        assert record.deadline is not None
-        lang = await talk.languages.for_game(record)
-        text = t("daily.mention", lang, names=" ".join(f"<@{u}>" for u in user_ids),
-                 game=talk.presenter(record).title(lang), left=discord_time(record.deadline, "R"))
-        try:
-            await talk.send(talk.channel(record.channel_id), nonce=f"dm{record.id % 10**9}.{table.step}{slot[0]}",
-                            content=text, allowed_mentions=discord.AllowedMentions(
-                                everyone=False, roles=False, replied_user=False,
-                                users=[discord.Object(id=u) for u in user_ids]))
-        except discord.HTTPException as exc:
-            log.info("game %s: could not remind in the channel: %s", record.id, exc)

@@ -5,19 +5,18 @@ says so and how to confirm (``quit yes``): a stray word never throws a game away
 from __future__ import annotations
 
 import unicodedata
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.core.service import ABANDONED
+from bot.core.service import ABANDONED, GameService
 from bot.i18n import t
+from storage.base import GameRecord
 
+from .poster import Poster
+from .presenter import Presenters
+from .table_state import TableState
 from .turn_messages import seat_infos
-
-if TYPE_CHECKING:
-    from storage.base import GameRecord
-
-    from .cog import TableCog
 
 WORDS = {
     "help": "help", "?": "help", "aide": "help", "commands": "help", "commandes": "help",
@@ -42,8 +41,16 @@ def dm_command(text: str) -> tuple[str, bool] | None:
 
 
 class DMCommands:
-    async def _dm_command(self: TableCog, command: str, confirmed: bool, record: GameRecord, user_id: int,
-                          channel: discord.abc.Messageable, nonce: str, lang: str, answer: Any) -> None:
+    """Answers the words above for the :class:`~cogs.table.inbox.Inbox` (a DM that is not a move)."""
+
+    def __init__(self, service: GameService, presenters: Presenters, poster: Poster, state: TableState) -> None:
+        self.service = service
+        self.presenters = presenters
+        self.poster = poster
+        self.state = state
+
+    async def run(self, command: str, confirmed: bool, record: GameRecord, user_id: int,
+                  channel: discord.abc.Messageable, nonce: str, lang: str, answer: Any) -> None:
         presenter = self.presenters[record.kind]
         where = f"<#{record.channel_id}>"
         if command == "help":
@@ -51,7 +58,7 @@ class DMCommands:
                            how=presenter.dm_how(lang)))
             return
         if command == "rules":
-            await self.talk.send(channel, nonce=nonce, card=presenter.rules(lang))
+            await self.poster.send(channel, nonce=nonce, card=presenter.rules(lang))
             return
         table = await self.service.table(record.id)
         seated = table.record.seat_of(user_id)
@@ -61,15 +68,15 @@ class DMCommands:
             elif not confirmed:
                 await answer(t("core.dm.quit_confirm", lang, game=presenter.title(lang), channel=where))
             else:
-                status_message = self.talk.turn_message_id(record.id) or record.status_message_id
+                status_message = self.state.turn_message_id(record.id) or record.status_message_id
                 outcome = await self.service.remove(record.id, user_id, user_id, kicked=False)
                 abandoned = outcome.table.record.end_reason == ABANDONED
                 await answer(t("core.reply.left_abandoned" if abandoned else "core.reply.left_game", lang))
-                await self._after_removal(outcome, status_message)
+                await self.poster.after_removal(outcome, status_message)
             return
         public = table.game.view(table.state, None)
         if command == "score" or seated is None:
             card = presenter.score_at(public, seat_infos(table), table.record.status, lang)
         else:  # their own board: the asker is that seat, so its own view (never shown to anyone else)
             card = presenter.board(table.game.view(table.state, seated.seat), seated.seat, seat_infos(table), lang)
-        await self.talk.send(channel, nonce=nonce, card=card)
+        await self.poster.send(channel, nonce=nonce, card=card)

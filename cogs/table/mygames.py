@@ -26,13 +26,14 @@ from bot.core.table import Table
 from bot.i18n import t
 
 from .answers import MESSAGE_LIMIT, SlowAnswer, reply
-from .daily import jump_link
+from .daily import ServerZones, jump_link
 from .language import cmd
+from .notify import NotifySettings
+from .poster import Poster
 
 if TYPE_CHECKING:
     from bot.client import NumberBot
 
-    from .talk import Talk
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
@@ -70,9 +71,11 @@ def waiting_text(tables: Sequence[Waiting], lang: str, limit: int = MESSAGE_LIMI
 
 
 class DailyCommands(commands.Cog, name="DailyTables"):
-    def __init__(self, bot: NumberBot, talk: Talk) -> None:
+    def __init__(self, bot: NumberBot, poster: Poster, notify: NotifySettings, zones: ServerZones) -> None:
         self.bot = bot
-        self.talk = talk
+        self.poster = poster
+        self.notify = notify
+        self.zones = zones
 
     async def cog_load(self) -> None:
         self.bot.tree.add_command(app_commands.Command(
@@ -88,13 +91,13 @@ class DailyCommands(commands.Cog, name="DailyTables"):
         self._plan_summaries()
 
     async def cog_unload(self) -> None:
-        self.talk.scheduler.cancel(SUMMARY)
+        self.poster.scheduler.cancel(SUMMARY)
         self.bot.tree.remove_command("mygames")
         self.bot.tree.remove_command("server")
 
     # The daily summary ----------------------------------------------------------------------------
     def _plan_summaries(self) -> None:
-        self.talk.scheduler.schedule(SUMMARY, next_summary(self.bot.clock.now()), self.send_summaries)
+        self.poster.scheduler.schedule(SUMMARY, next_summary(self.bot.clock.now()), self.send_summaries)
 
     async def send_summaries(self) -> None:
         """Each player a daily table waits for, with the summary on: one DM listing those tables."""
@@ -106,7 +109,7 @@ class DailyCommands(commands.Cog, name="DailyTables"):
             self._plan_summaries()
 
     async def _send_summaries(self) -> None:
-        talk, service = self.talk, self.talk.service
+        talk, service = self.poster, self.poster.service
         now = self.bot.clock.now()
         day = summary_day(now)
         waiting: dict[int, list[Table]] = {}
@@ -119,7 +122,7 @@ class DailyCommands(commands.Cog, name="DailyTables"):
                 if user_id is not None and not table.seat(seat).is_ai:
                     waiting.setdefault(user_id, []).append(table)
         for user_id, tables in waiting.items():
-            if not (await talk.notify.of(user_id)).summary or not await talk.store.claim_summary(user_id, day, now):
+            if not (await self.notify.of(user_id)).summary or not await talk.store.claim_summary(user_id, day, now):
                 continue
             lang = await talk.languages.for_dm(user_id, tables[0].record)
             head = t("daily.summary", lang)
@@ -128,12 +131,12 @@ class DailyCommands(commands.Cog, name="DailyTables"):
 
     def _waiting(self, table: Table, lang: str) -> Waiting:
         record = table.record
-        message_id = self.talk.turn_message_id(table.id) or record.status_message_id
-        return Waiting(self.talk.presenter(table).title(lang), record.channel_id, record.deadline,
+        message_id = self.poster.state.turn_message_id(table.id) or record.status_message_id
+        return Waiting(self.poster.presenter(table).title(lang), record.channel_id, record.deadline,
                        is_daily(record.options), jump_link(record, message_id))
 
     async def _lang(self, interaction: Interaction) -> str:
-        return await self.talk.languages.for_user(interaction)
+        return await self.poster.languages.for_user(interaction)
 
     async def mygames_cmd(self, interaction: Interaction) -> None:
         guard = SlowAnswer(interaction, "ephemeral")
@@ -149,10 +152,10 @@ class DailyCommands(commands.Cog, name="DailyTables"):
 
     async def waiting(self, user_id: int, lang: str) -> list[Waiting]:
         """The running tables whose current step awaits ``user_id``, soonest deadline first."""
-        talk, service = self.talk, self.talk.service
+        talk, service = self.poster, self.poster.service
         found: list[Waiting] = []
         for record in await talk.store.running_games_of_user(user_id):
-            if record.kind not in service.games:
+            if record.kind not in service.by_key:
                 continue  # another service's game
             table = await service.table(record.id)
             seat = table.record.seat_of(user_id)
@@ -166,7 +169,7 @@ class DailyCommands(commands.Cog, name="DailyTables"):
                                     "daily.cmd.timezone.zone.desc"))
     async def timezone_cmd(self, interaction: Interaction, zone: str | None = None) -> None:
         lang = await self._lang(interaction)
-        zones = self.talk.daily.zones
+        zones = self.zones
         guild_id = interaction.guild_id
         if guild_id is None:
             await reply(interaction, t("core.error.guild_only", lang))

@@ -286,7 +286,7 @@ class TableStats(commands.Cog, name=COG_NAME):
     # Life cycle ---------------------------------------------------------------------------------
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(LeaderboardButton)
-        games = tuple(self.bot.service.games.values())  # the bot's games (the tuple, unless handed others)
+        games = tuple(self.bot.service.by_key.values())  # the bot's games (the tuple, unless handed others)
         self.stats = make_stats(self.bot.store, summariser(games), [g.key for g in games],
                                 busy_timeout_ms=self.bot.settings.database_busy_timeout_ms)
         if self.stats is not None:
@@ -324,8 +324,8 @@ class TableStats(commands.Cog, name=COG_NAME):
         the results they need themselves)."""
         assert self.stats is not None
         await self.bot.wait_until_ready()
-        talk = getattr(self.bot.get_cog("Table"), "talk", None)
-        settled = getattr(talk, "settled", None)
+        state = getattr(self.bot.get_cog("Table"), "state", None)
+        settled = getattr(state, "settled", None)
         if isinstance(settled, asyncio.Event):
             await settled.wait()
         streaming = getattr(self.stats, "streaming", None)  # SQLite: a small page cache for the pass

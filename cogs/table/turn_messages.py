@@ -1,6 +1,6 @@
-"""What :mod:`cogs.table.talk` and its restart half (:mod:`cogs.table.restart`) share: the turn message a game
-has up, a step as presenters see it, the seats' public infos, how a card becomes a message (or is recognised in
-one), and the keys of a game's timers."""
+"""What :mod:`cogs.table.poster`, :mod:`cogs.table.timers` and :mod:`cogs.table.recovery` share: the turn
+message a game has up, a step as presenters see it, the seats' public infos, how a card becomes a message (or is
+recognised in one), and the keys of a game's timers."""
 
 from __future__ import annotations
 

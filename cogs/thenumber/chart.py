@@ -48,7 +48,7 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 class ReplayableFile(discord.File):
-    """A file that rewinds before every attempt: Talk.send re-sends the same File after a 5xx, and
+    """A file that rewinds before every attempt: Poster.send re-sends the same File after a 5xx, and
     discord.py only rewinds from its own second try on."""
 
     def reset(self, *, seek: int | bool = True) -> None:

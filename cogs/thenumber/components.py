@@ -6,20 +6,19 @@ cog, which serves them as its own ``play:thenumber:`` ones. New messages carry t
 """
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from .presenter import KEY
+from cogs.table.components import InputRouter
 
-if TYPE_CHECKING:
-    from cogs.table.cog import TableCog
+from .presenter import KEY
 
 Interaction = discord.Interaction[Any]
 MODAL_ID = re.compile(r"tn:pick:(?P<game>\d+):(?P<phase>\d+)")
 
 
-def _cog(interaction: Interaction) -> "TableCog":
+def _cog(interaction: Interaction) -> InputRouter:
     return interaction.client.get_cog("Table")  # type: ignore[attr-defined,no-any-return]
 
 

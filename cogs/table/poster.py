@@ -1,11 +1,12 @@
-"""What the bot says in a game's channel as its steps are committed: turn messages, edits, the end, timers.
+"""What the bot says in a game's channel as its steps are committed: turn messages, edits, the end (the timers that
+fire them are :mod:`cogs.table.timers`).
 
 Order matters for durability: the service has committed a step before anything here tells anyone. Each turn
 message is posted with a nonce derived from (game, step), so retries never show it twice; a turn message or
 final message caught up after a restart is first looked for in the channel's recent messages. Each step is
 told once: ``announced`` records the last step the channel has been told about; a step told in its own
 message (a thread's, closed with ``done``) just before a stop that came before its mark is recognised in the
-channel after the restart instead of being told again (the restart half is :mod:`cogs.table.restart`).
+channel after the restart instead of being told again (the restart half is :mod:`cogs.table.recovery`).
 
 REST budget per step: the interaction that made the move edits its own message; outside it, at most one edit
 of the previous turn message (when no interaction could do it: a deadline, a DM, a private select) and one
@@ -31,27 +32,21 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.core.game import Prompt
-from bot.core.locks import KeyedLocks
-from bot.core.service import GameService, StepReport
-from bot.core.table import AWAY_AFTER_MISSES, Table
-from bot.http_pacing import in_background
+from bot.core.service import ABANDONED, GameService, Outcome, StepReport
+from bot.core.table import Table
 from bot.i18n import LANGUAGES, t
 from storage.base import GameRecord
 
 from .components import again_view, choices_view, sealed_view
-from .daily import DailyReminders, away_key, with_deadline
+from .daily import with_deadline
 from .language import Languages
-from .notify import NotifySettings
 from .presenter import Card, Happened, Presenter, Presenters, SeatInfo
 from .private_sheets import PrivateSheets
 from .ratings_render import final_with_changes
-from .restart import Restarts
+from .table_state import TableState
 from .turn_messages import (
     CATCH_UP,
-    DEADLINE,
-    REMINDER,
     STATUS,
-    TIMER_KEYS,
     TurnMessage,
     combined,
     edit_fields,
@@ -67,7 +62,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)  # on top of discord.py's own retries of 500/502/504
 CATCH_UP_AFTER = 30.0  # a post that failed through every retry is tried again this much later
-BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)  # failed timer work (database errors), then every minute
 LOOKBACK = 50  # recent channel messages searched for a message already posted
 STATUS_EDIT_DELAY = 2.0  # coalesce "who has chosen" edits of a sealed step: one edit for a burst of choices
 # The pressed message's own interaction, editing it as its answer (see ``announce``).
@@ -81,21 +75,29 @@ def transient(exc: discord.HTTPException) -> bool:
     return isinstance(exc, discord.DiscordServerError) or exc.status == 429
 
 
-class Talk(Restarts):
-    def __init__(self, bot: NumberBot, service: GameService, presenters: Presenters, languages: Languages) -> None:
+class Poster:
+    """Posts and edits a game's messages as its steps are committed (see the module's docstring). It arms the
+    step's timers and schedules a catch-up of what it could not tell through the callables it is given:
+    the :class:`~cogs.table.timers.Timers` and the :class:`~cogs.table.recovery.Recovery` are built on top
+    of it (they tell through it), so the router hands it their methods."""
+
+    def __init__(self, bot: NumberBot, service: GameService, presenters: Presenters, languages: Languages,
+                 state: TableState, sheets: PrivateSheets, *, arm: Callable[[GameRecord], None],
+                 cancel_timers: Callable[[int], None], catch_up: Callable[..., Awaitable[None]]) -> None:
         self.bot = bot
         self.service = service
         self.presenters = presenters
         self.languages = languages
+        self.state = state
         self.store = bot.store
-        self.notify = NotifySettings(bot.store)
-        self.daily = DailyReminders(self)  # a daily table's reminders (issue 38)
-        self.sheets = PrivateSheets()
+        self.sheets = sheets
         self.scheduler = bot.scheduler
+        self.arm = arm
+        self.cancel_timers = cancel_timers
+        self.catch_up = catch_up
         self.retry_delays: tuple[float, ...] = RETRY_DELAYS
-        self.locks = KeyedLocks()
-        # Per game: the turn message that is up (to edit it once its step is over).
-        self.turn_messages: dict[int, TurnMessage] = {}
+        self.locks = state.locks
+        self.turn_messages = state.turn_messages
         # Per game, how many more REST calls this step may spend on status edits and reminders. A step costs
         # N acknowledgements, its report and the next turn message; edits and reminders share the rest of a
         # budget of 2N + 3 calls, so a step never costs more however the choices are spread. A game reminded
@@ -103,22 +105,6 @@ class Talk(Restarts):
         self._spare_calls: dict[int, int] = {}
         # Finished games whose end the channel refused (no permission): how many retries so far.
         self._waiting_finals: dict[int, int] = {}
-        self._sweeping: asyncio.Task[None] | None = None
-        # After a start, until restore() is done: the games already caught up (see take_up).
-        self.restored = False
-        self._caught_up: set[int] = set()
-        # Set once the start-up work is over (the restore and its sweep): heavy background jobs wait for it.
-        self.settled = asyncio.Event()
-
-    def since_of(self, game_id: int, step: int) -> tuple[Happened, ...]:
-        """What the turn message of ``step`` told before its own step (for the edit that closes it)."""
-        up = self.turn_messages.get(game_id)
-        return up.since if up is not None and up.step == step else ()
-
-    def turn_message_id(self, game_id: int) -> int | None:
-        """The id of the game's turn message that is up, if this process posted or found one."""
-        up = self.turn_messages.get(game_id)
-        return up.message_id if up is not None else None
 
     def presenter(self, table: Table | GameRecord) -> Presenter:
         record = table.record if isinstance(table, Table) else table
@@ -138,11 +124,6 @@ class Talk(Restarts):
         up = self.turn_messages.get(table.id)
         return up is not None and up.step == step and up.thread is not None and up.thread == self.thread_of(table)
 
-    def backoff(self, attempt: int) -> float:
-        return self.backoff_delays[min(attempt, len(self.backoff_delays) - 1)]
-
-    backoff_delays: tuple[float, ...] = BACKOFF
-
     def nonce(self, presenter: Presenter, what: str, game_id: int, step: int) -> str:
         """The nonce of a game's post: ``{prefix}{game}-{step}``, the prefix the presenter's if it has one."""
         prefix = presenter.nonces.get(what) or DEFAULT_NONCES[what]
@@ -153,7 +134,7 @@ class Talk(Restarts):
         record = table.record if isinstance(table, Table) else table
         return 1 if self.presenter(record).reminds_in_channel else len(record.seats) + 1
 
-    def _spend(self, table: Table, calls: int) -> bool:
+    def spend(self, table: Table, calls: int) -> bool:
         """Take ``calls`` from the step's spare budget; False when it is spent (the call is not made)."""
         spare = self._spare_calls.get(table.id, self.spare_budget(table))
         if spare < calls:
@@ -257,7 +238,7 @@ class Talk(Restarts):
             return
         attempt = self._waiting_finals.get(game_id)
         self._waiting_finals[game_id] = 0 if attempt is None else attempt + 1
-        self.scheduler.schedule((CATCH_UP, game_id), self.bot.clock.now() + self.backoff(attempt or 0),
+        self.scheduler.schedule((CATCH_UP, game_id), self.bot.clock.now() + self.state.backoff(attempt or 0),
                                 lambda: self.catch_up(game_id))
         if attempt is None:
             lang = await self.languages.for_game(record)
@@ -266,7 +247,7 @@ class Talk(Restarts):
 
     async def channel_deleted(self, channel_id: int) -> None:
         record = await self.store.open_game_in_channel(channel_id)
-        if record is not None and record.kind in self.service.games:
+        if record is not None and record.kind in self.service.by_key:
             # every seated player hears it (as when the bot is removed from the server): their next DM would
             # otherwise only be answered "you are not in a game"
             await self.stop_game(record, "core.stop.channel_deleted", everyone=True)
@@ -274,7 +255,7 @@ class Talk(Restarts):
     async def abandoned(self, record: GameRecord, status_message_id: int | None) -> None:
         """Fewer than two players are left: say in the channel that the game ended and counts for nobody."""
         async with self.locks(record.id):  # after a turn message being posted, which is then closed here
-            status_message_id = self.turn_message_id(record.id) or status_message_id
+            status_message_id = self.state.turn_message_id(record.id) or status_message_id
             await self._abandoned(record, status_message_id)
 
     async def _abandoned(self, record: GameRecord, status_message_id: int | None) -> None:
@@ -296,16 +277,26 @@ class Talk(Restarts):
         await self.post(record, nonce=f"{DEFAULT_NONCES['abandoned']}{record.id}", card=Card(t("core.game.abandoned",
                                                                                                lang)))
 
+    async def after_removal(self, outcome: Outcome, status_message: int | None) -> None:
+        """Tell what a player's leaving or removal did: the game abandoned, ended, or going on without them."""
+        record = outcome.table.record
+        if not outcome.table.running:
+            self.cancel_timers(outcome.table.id)
+            if record.end_reason == ABANDONED:
+                await self.abandoned(record, status_message)
+            if record.status != "finished":
+                return
+        if outcome.reports:
+            await self.announce(outcome.table, outcome.reports)
+        elif outcome.table.prompt is not None and outcome.table.prompt.sealed:
+            self.choice_made(outcome.table)  # the turn message shows the seat gone
+
     def may_attach(self, channel_id: int) -> bool:
         """Whether the bot may attach files in the channel, as far as its cache knows (True if unknown)."""
         channel = self.bot.get_channel(channel_id)
         if isinstance(channel, discord.abc.GuildChannel | discord.Thread) and channel.guild.me is not None:
             return channel.permissions_for(channel.guild.me).attach_files
         return True
-
-    def cancel_timers(self, game_id: int) -> None:
-        for key in TIMER_KEYS:
-            self.scheduler.cancel((key, game_id))
 
     # Telling the steps --------------------------------------------------------------------------
     async def announce(self, table: Table, reports: Sequence[StepReport], *, shown: int | None = None,
@@ -317,24 +308,24 @@ class Talk(Restarts):
         game_id = table.id
         try:
             async with self.locks(game_id):
-                await self._announce(table, reports, shown, editor=editor)
+                await self.announce_steps(table, reports, shown, editor=editor)
                 # the players' private sheets follow into the next sealed step (one click a step, no new message)
                 await self.sheets.refresh(await self.service.table(game_id), self.presenter(table))
         except Exception as exc:  # the steps are stored: telling them is caught up later
-            delay = self.backoff(attempt)
+            delay = self.state.backoff(attempt)
             log.warning("game %s: could not announce what was stored (%s); trying again in %.0f s",
                         game_id, exc, delay)
             self.scheduler.schedule((CATCH_UP, game_id), self.bot.clock.now() + delay,
                                     lambda: self.catch_up(game_id, attempt + 1))
 
-    async def _announce(self, table: Table, reports: Sequence[StepReport], shown: int | None, *,
+    async def announce_steps(self, table: Table, reports: Sequence[StepReport], shown: int | None, *,
                         catching_up: bool = False, editor: Editor | None = None) -> None:
         record, presenter = table.record, self.presenter(table)
         lang = await self.languages.for_game(record)
         seats = seat_infos(table)
         self._take_stored_up(table, reports)
         if presenter.reports:
-            await self._report(table, [happened(table, r) for r in reports], lang, shown=shown,
+            await self.report_steps(table, [happened(table, r) for r in reports], lang, shown=shown,
                                catching_up=catching_up)
             return
         up = self.turn_messages.get(table.id)
@@ -360,7 +351,7 @@ class Talk(Restarts):
         # this edit did: the next turn message must not tell them again (each step is told once). Only when the
         # edit failed are they told at the top of the next one.
         if up is not None and told is not None and any(r.step == told for r in reports):
-            await self._mark_told(table, told)  # told in its own message: a restart must not repeat it
+            await self.mark_told(table, told)  # told in its own message: a restart must not repeat it
         since = [happened(table, r) for r in reports
                  if r.step != shown and not (up is not None and told is not None and up.step <= r.step <= told)]
         await self.open_turn(table, since, lang=lang, catching_up=catching_up)
@@ -403,9 +394,9 @@ class Talk(Restarts):
         up = self.turn_messages.get(table.id)
         if first is None or first.message_id is None or (up is not None and up.step >= first.step):
             return  # nothing stored, or this process has that step's message: its own is the one up
-        self.turn_messages[table.id] = self._stored(table, first.step, first.message_id, first.before)
+        self.turn_messages[table.id] = self.stored_turn(table, first.step, first.message_id, first.before)
 
-    def _stored(self, table: Table, step: int, message_id: int, before: Any) -> TurnMessage:
+    def stored_turn(self, table: Table, step: int, message_id: int, before: Any) -> TurnMessage:
         """The turn message of ``step`` (``before``: its state) known from the store only: what it shows above
         its own card is learnt from an interaction's message or read once before the close."""
         prompt = table.game.prompt(before)
@@ -414,7 +405,7 @@ class Talk(Restarts):
                else None)
         return TurnMessage(step, message_id, (), None if key is None else str(key), head=None)
 
-    async def _mark_told(self, table: Table, step: int) -> None:
+    async def mark_told(self, table: Table, step: int) -> None:
         """Record that ``step`` was told in its own message (a thread's closed with ``done``). Not the last
         step of a finished game: that mark would also say its final message was posted, which is still to
         come (a restart would never post it); a restart recognises that step's message instead (``_find_up``)."""
@@ -422,7 +413,7 @@ class Talk(Restarts):
         if record.status == "running" or step < record.phase - 1:
             await self.service.announced(table.id, step)
 
-    async def _report(self, table: Table, steps: Sequence[Happened], lang: str, *, catching_up: bool = False,
+    async def report_steps(self, table: Table, steps: Sequence[Happened], lang: str, *, catching_up: bool = False,
                       shown: int | None = None) -> None:
         """A presenter that tells each step in a message of its own: close the turn message of the step that
         ended (unless the interaction did, ``shown``), post each report (once: after a restart, one already
@@ -444,7 +435,7 @@ class Talk(Restarts):
             if step.finished:  # the game's last report is its final message: with the rating changes
                 card = await final_with_changes(self.store, card, record, lang)
             if index == len(steps) - 1 and self._with_turn(now, step, card, lang) and (
-                    found is None or self._turn_of(found, record, now.step)):
+                    found is None or self.turn_of(found, record, now.step)):
                 # one message: this report above the next turn message (found as such after a restart)
                 await self.open_turn(now, (), lang=lang, catching_up=catching_up, head=card)
                 return
@@ -474,7 +465,7 @@ class Talk(Restarts):
         return combined(report, self._status(now, now.prompt, seat_infos(now), (), lang)) is not None
 
     @staticmethod
-    def _turn_of(message: discord.Message, record: GameRecord, step: int) -> bool:
+    def turn_of(message: discord.Message, record: GameRecord, step: int) -> bool:
         """Whether ``message`` carries the inputs of ``step`` (a report posted with its turn message)."""
         prefix = f"play:{record.kind}:{record.id}:{step}:"
         return any(str(getattr(c, "custom_id", "") or "").startswith(prefix) for row in message.components
@@ -620,28 +611,6 @@ class Talk(Restarts):
             log.info("game %s: could not edit message %s: %s", record.id, message_id, exc)
             return False
 
-    async def tell_timed_out(self, table: Table, reports: Sequence[StepReport]) -> None:
-        """DM each seat the deadline acted for what was done in its name (the presenter's optional hook), and
-        once, to a seat this made away, that it is marked away (no more reminders) and how to come back."""
-        if not any(report.timed_out for report in reports):
-            return
-        lang = await self.languages.for_game(table.record)
-        presenter = self.presenter(table)
-        title = presenter.title(lang)
-        for seat in sorted({s for report in reports for s in report.timed_out}):
-            user_id = table.seat(seat).user_id
-            if user_id is not None and table.misses_in_a_row(seat) == AWAY_AFTER_MISSES:
-                await self.send_dm(user_id, t(away_key(table.record), lang, game=title,
-                                              channel=f"<#{table.record.channel_id}>", misses=AWAY_AFTER_MISSES))
-        hook = presenter.timed_out
-        game = table.game
-        for report in reports:
-            for seat in sorted(report.timed_out):
-                user_id = table.seat(seat).user_id
-                text = hook(game.view(report.before, seat), game.view(report.after, seat), seat, lang)
-                if user_id is not None and text:
-                    await self.send_dm(user_id, text)
-
     def choice_made(self, table: Table, *, outside: bool = False) -> None:
         """A sealed draft came in: show who has chosen on the turn message soon (once for a burst).
         ``outside``: made outside the turn message (a DM). A game reminded in the channel then shows it only
@@ -669,91 +638,13 @@ class Talk(Restarts):
                 return  # found after a restart: the report above it is not known, an edit would drop it
             lang = await self.languages.for_game(table.record)
             card = self.turn_card(table, up, lang)
-            if not self._spend(table, 1):
+            if not self.spend(table, 1):
                 return
             try:
                 await self.channel(table.record.channel_id).get_partial_message(up.message_id).edit(
                     **edit_fields(card), view=self.input_view(table, prompt, lang))
             except discord.HTTPException as exc:
                 log.info("game %s: could not refresh the turn message: %s", game_id, exc)
-
-    # Timers -------------------------------------------------------------------------------------
-    def arm(self, record: GameRecord) -> None:
-        """The step's deadline and reminder, from the stored deadline (nothing else needed)."""
-        if record.deadline is None or record.status != "running":
-            return
-        game_id, step = record.id, record.phase
-        self.scheduler.schedule((DEADLINE, game_id), record.deadline, lambda: self.deadline(game_id, step))
-        if self.daily.arm(record):  # a daily table: its half-time and near reminders, sent once each
-            return
-        remind_at = record.deadline - self.bot.settings.reminder_seconds
-        if self.bot.settings.reminder_seconds and remind_at > self.bot.clock.now():
-            self.scheduler.schedule((REMINDER, game_id), remind_at, lambda: in_background(self.remind(game_id, step)))
-        else:
-            self.scheduler.cancel((REMINDER, game_id))
-
-    async def deadline(self, game_id: int, step: int, attempt: int = 0) -> None:
-        try:
-            reports = await self.service.expire(game_id, step)
-            table = await self.service.table(game_id)
-        except Exception as exc:
-            delay = self.backoff(attempt)
-            log.warning("game %s: the deadline of step %s failed (%s); trying again in %.0f s",
-                        game_id, step, exc, delay)
-            self.scheduler.schedule((DEADLINE, game_id), self.bot.clock.now() + delay,
-                                    lambda: self.deadline(game_id, step, attempt + 1))
-            return
-        await self.announce(table, reports)
-        await self.tell_timed_out(table, reports)
-
-    async def remind(self, game_id: int, step: int) -> None:
-        """Each awaited player once per step, whatever path the others used: a DM, else (DMs closed or turned
-        off with /notify) a mention in the channel that pings only them. A game reminded in the channel also
-        shows the line on its turn message (its one spare call, nobody pinged)."""
-        table = await self.service.table(game_id)
-        record = table.record
-        if not table.running or table.step != step or record.deadline is None:
-            return
-        presenter = self.presenter(table)
-        if presenter.reminds_in_channel:
-            await self._remind_in_channel(game_id, step)
-            table = await self.service.table(game_id)
-            if not table.running or table.step != step:
-                return
-        left = max(1, int(record.deadline - self.bot.clock.now()))
-        view = table.game.view(table.state, None)
-        mentions: list[int] = []
-        for seat in sorted(table.awaited()):
-            user_id = table.seat(seat).user_id
-            # an away player was told once how to come back: no reminder until they act again
-            if user_id is None or table.away(seat):
-                continue
-            reach = await self.notify.of(user_id)
-            if reach.dm:
-                if not presenter.reminds_in_channel:
-                    self._spend(table, 1)
-                lang = await self.languages.for_dm(user_id, record)
-                text = presenter.reminder(view, seat, left, record.channel_id, lang)
-                if await self.send_dm(user_id, text, nonce=f"remind{game_id % 10**9}.{step}.{seat}"):
-                    continue
-            if reach.mention:
-                mentions.append(user_id)
-        if mentions:
-            await self._remind_by_mention(table, mentions, left)
-
-    async def _remind_by_mention(self, table: Table, user_ids: Sequence[int], seconds: int) -> None:
-        """One channel line naming the players the DM could not reach; ``allowed_mentions`` pings only them."""
-        record = table.record
-        lang = await self.languages.for_game(record)
-        text = t("core.remind.mention", lang, names=" ".join(f"<@{u}>" for u in user_ids), seconds=seconds,
-                 game=self.presenter(table).title(lang))
-        try:
-            await self.send(self.channel(record.channel_id), nonce=f"remind{record.id % 10**9}.{table.step}",
-                            content=text, allowed_mentions=discord.AllowedMentions(
-                                everyone=False, roles=False, replied_user=False,
-                                users=[discord.Object(id=u) for u in user_ids]))
-        except discord.HTTPException as exc:
-            log.info("game %s: could not remind in the channel: %s", record.id, exc)
 
     def reminder_text(self, table: Table, lang: str) -> str | None:
         """The turn message's reminder line (seconds left, who is awaited), from the presenter's hook."""
@@ -766,24 +657,6 @@ class Talk(Restarts):
             return None
         left = max(1, int(deadline - self.bot.clock.now()))
         return str(presenter.reminder_line(table.game.view(table.state, None), awaited, left, lang)) or None
-
-    async def _remind_in_channel(self, game_id: int, step: int) -> None:
-        """One edit of the turn message (its content only: the embeds above stay as they are), never a
-        ping; it is the step's one spare call, which a choice made outside the message gave to the close."""
-        async with self.locks(game_id):
-            table = await self.service.table(game_id)
-            up = self.turn_messages.get(game_id)
-            if not table.running or table.step != step or up is None or up.step != step:
-                return
-            text = self.reminder_text(table, await self.languages.for_game(table.record))
-            if text is None or not self._spend(table, 1):
-                return
-            self.turn_messages[game_id] = replace(up, reminded=True)
-            try:
-                await self.channel(table.record.channel_id).get_partial_message(up.message_id).edit(
-                    content=text, allowed_mentions=discord.AllowedMentions.none())
-            except discord.HTTPException as exc:
-                log.info("game %s: could not remind on the turn message: %s", game_id, exc)
 
     def turn_card(self, table: Table, up: TurnMessage, lang: str,
                   head: tuple[discord.Embed, ...] | None = None) -> Card:
@@ -817,12 +690,12 @@ class Talk(Restarts):
         async with self.locks(game_id):
             up = self.turn_messages.get(game_id)
             table = await self.service.table(game_id)
-            if message is not None and (up is None or up.message_id != message.id) and self._turn_of(
+            if message is not None and (up is None or up.message_id != message.id) and self.turn_of(
                     message, table.record, step):
                 # the turn message of this step, posted by another process (the one that took the DM ending the
                 # step before): the interaction answers it like this process's own
                 ended = next((r for r in reports if r.step == step), None)
-                up = self._stored(table, step, message.id, ended.before if ended is not None else table.state)
+                up = self.stored_turn(table, step, message.id, ended.before if ended is not None else table.state)
                 self.turn_messages[game_id] = up
             if message is None or up is None or up.message_id != message.id or up.step != step:
                 return False
