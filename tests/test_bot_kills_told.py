@@ -174,8 +174,8 @@ async def test_a_number_reveal_posted_just_before_a_kill_is_not_posted_again(fak
     table = NumberTable(fake_discord, tmp_path)
     channel = rf"^/channels/{table.general.id}/messages"
     # turn -> what the kill after its last DM waits for: the report's post, or the close of the turn message
-    holds = {0: ("POST", f"{channel}$", "Turn 1: reveal"), 1: ("PATCH", rf"{channel}/\d+$", None),
-             9: ("POST", f"{channel}$", "Game over")}
+    holds = {0: ("POST", f"{channel}$", "turn 1 of 5 · reveal"), 1: ("PATCH", rf"{channel}/\d+$", None),
+             9: ("POST", f"{channel}$", "The Number · game over")}
     try:
         await table.start()
         await table.open_game()
@@ -194,14 +194,15 @@ async def test_a_number_reveal_posted_just_before_a_kill_is_not_posted_again(fak
             await table.kill()
             hold.release()
             await table.start()
-        await table.until(lambda: "Game over" in "\n".join(table.reveals()), PATIENCE, "the end")
+        await table.until(lambda: "The Number · game over" in "\n".join(table.reveals()), PATIENCE, "the end")
         await table.settle()
     finally:
         if table.proc is not None and table.proc.returncode is None:
             table.proc.kill()
             await table.proc.wait()
     titles = [text.splitlines()[0] for text in table.reveals()]
-    assert titles == [f"Round {i // 5 + 1} · Turn {i % 5 + 1}: reveal" for i in range(10)], titles
+    assert titles == [f"The Number · round {i // 5 + 1} of 2 · turn {i % 5 + 1} of 5 · reveal"
+                      for i in range(10)], titles
     choosing = [title for message in fake_discord.messages(table.general) for title in choosing_titles(message)]
     assert len(choosing) == len(set(choosing)) == 10, choosing  # each turn's message posted once
     assert "Traceback" not in (tmp_path / "bot.log").read_text(errors="replace")

@@ -11,6 +11,7 @@ import pytest
 
 from bot.core.table import Table
 from bot.games.binomial.rules import show
+from cogs.seats import marked_name
 from tests.binomial_discord import (
     bot_messages,
     buttons,
@@ -161,9 +162,10 @@ async def test_a_whole_game_of_two_humans_and_an_ai(world: World, caplog: pytest
     final = world.fake.visible_text(finals(world)[0])
     current = await table(world)
     for seat in range(3):
-        display = current.seat(seat).name
+        seated = current.seat(seat)
+        display = marked_name(seated.name, seated.is_ai)
         assert f"{display}: {result.scores[seat]} points" in final, final
-    assert "Ada (AI)" in final
+    assert "Ada 🤖" in final and "(AI)" not in final  # an AI marked once (issue 36)
     # every sheet is revealed at the end
     record = await world.bot.store.load_game(1)
     current = await table(world)

@@ -80,7 +80,7 @@ import discord
 
 from bot.core.game import Action, Prompt, RuleError, Seat
 from bot.i18n import catalog, t
-from cogs.seats import seat_style
+from cogs.seats import AI_MARK, seat_style
 from storage.base import GameRecord
 
 MAX_CHOICES = 25  # buttons on one message (5 rows of 5), options in one select
@@ -186,9 +186,10 @@ class Happened:
 
 
 def who(seats: Sequence[SeatInfo], seat: Seat) -> str:
-    """A seat as the channel names it: its symbol and its (escaped) name, or its number when unknown."""
+    """A seat as the channel names it: its symbol and its (escaped) name, an AI's marked once ("🔷 Ada 🤖"), or its
+    number when unknown."""
     found = next((s for s in seats if s.seat == seat), None)
-    return f"{seat_style(seat).symbol} {found.name if found is not None else seat + 1}"
+    return f"{seat_style(seat).symbol} {found.name + (AI_MARK if found.is_ai else '') if found else seat + 1}"
 
 
 class Presenter:
