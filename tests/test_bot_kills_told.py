@@ -13,6 +13,7 @@ from pathlib import Path
 
 from bot.core.table import Table
 from bot.games.binomial.game import GAME
+from tests.binomial_discord import reveal_in_body, shows_reveal
 from tests.discord_world import PATIENCE
 from tests.fakediscord import FakeDiscord, Message, visible_text
 from tests.process_world import ProcessTable, all_versions
@@ -67,7 +68,7 @@ async def by_dm(t: ProcessTable, table: Table, seat: int) -> None:
 
 def reveals(t: ProcessTable, rnd: int) -> int:
     """How many channel messages show round ``rnd``'s reveal now."""
-    return sum(f"Reveal of round {rnd}**" in t.fake.visible_text(m) for m in t.bot_messages())
+    return sum(shows_reveal(t.fake.visible_text(m), rnd) for m in t.bot_messages())
 
 
 async def test_a_reveal_told_just_before_a_kill_is_not_told_again(fake_discord: FakeDiscord, tmp_path: Path
@@ -88,7 +89,7 @@ async def test_a_reveal_told_just_before_a_kill_is_not_told_again(fake_discord: 
                 await by_dm(t, table, seat)
                 continue
             moments.append(moment)
-            reveal = f"Reveal of round {rnd}**"
+            reveal = reveal_in_body(rnd)
             if moment == "button":  # "Pass" on the turn message: the click is answered with the reveal
                 hold = t.fake.hold_next("POST", r"^/interactions/\d+/[^/]+/callback$", applied=True,
                                         body_has=reveal)
@@ -149,7 +150,7 @@ async def test_a_click_ending_a_round_before_the_last_step_is_marked_is_told_onc
         await asyncio.wait_for(edit.arrived.wait(), PATIENCE)  # Discord shows it; the bot waits for its answer
         message = t.with_inputs_for(step)
         assert message is not None
-        reveal = f"Reveal of round {rnd}**"
+        reveal = reveal_in_body(rnd)
         click = t.fake.hold_next("POST", r"^/interactions/\d+/[^/]+/callback$", applied=True, body_has=reveal)
         await t.users[PLAYERS[1 - seat]].click(message, "Pass")
         await asyncio.wait_for(click.arrived.wait(), PATIENCE)

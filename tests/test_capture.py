@@ -20,6 +20,7 @@ from bench.capture import Capture, capture
 from bench.capture_render import message_body, readable_text, walk
 from bot.core.table import fold
 from bot.games import GAMES
+from cogs.seats import plain_name
 from tests.fakediscord.state import BOT_USER_ID
 from tests.fakediscord.visible import visible_text
 
@@ -46,7 +47,7 @@ def test_the_game_is_played_to_its_end_and_its_result_is_shown(captured: Capture
     assert result is not None
     final = visible_text(channel_messages(captured)[-1])
     for seat in played.record.seats:
-        assert seat.name in final, (seat.name, final)
+        assert plain_name(seat.name, seat.is_ai) in final, (seat.name, final)  # an AI's shown "Ada 🤖"
         assert str(result.scores[seat.seat]) in final, (seat.name, result.scores, final)
     # the transcript ends with that message, as posted (or last edited)
     last_block = captured.text.rsplit("── bot ", 1)[1]

@@ -61,7 +61,7 @@ class TheNumberPresenter(TheNumberLegacy, Presenter):
         return render.lobby_embed(record, int(record.options.get("turn_seconds", 120)), lang, host_passed=passed)
 
     def rules(self, lang: str) -> Card:
-        return Card(embeds=(render.rules_embed(lang),))
+        return Card(embeds=render.rules_embeds(lang))
 
     def join_dm(self, channel_id: int, lang: str) -> str:
         return render.join_dm_text(channel_id, lang)

@@ -282,12 +282,12 @@ def join_dm_text(channel_id: int, lang: str) -> str:
     return t("thenumber.dm.join", lang, channel=f"<#{channel_id}>")
 
 
-def rules_embed(lang: str) -> discord.Embed:
-    embed = discord.Embed(title=t("thenumber.rules.title", lang), colour=ACCENT)
-    embed.description = t("thenumber.rules.body", lang, min=rules.MIN_SEATS, max=rules.MAX_SEATS, rounds=rules.ROUNDS,
-                          turns=rules.TURNS_PER_ROUND)
+def rules_embeds(lang: str) -> tuple[discord.Embed, discord.Embed]:
+    """The rules in two sections, each short enough to read: how to play, the bonus of each turn."""
+    body = t("thenumber.rules.body", lang, min=rules.MIN_SEATS, max=rules.MAX_SEATS, rounds=rules.ROUNDS,
+             turns=rules.TURNS_PER_ROUND)
     bonus = " · ".join(t("thenumber.rules.bonus_item", lang, turn=i, bonus=b) for i, b in enumerate(rules.TURN_BONUS,
                                                                                                     start=1))
-    embed.add_field(name=t("thenumber.rules.bonus_title", lang), value=bonus, inline=False)
-    return embed
+    return (discord.Embed(title=t("thenumber.rules.title", lang), colour=ACCENT, description=body),
+            discord.Embed(title=t("thenumber.rules.bonus_title", lang), colour=ACCENT, description=bonus))
 

@@ -122,17 +122,16 @@ MESSAGES = {
     "thenumber.rules.title": "The Number : comment jouer",
     "thenumber.rules.body": ("**{min} à {max} joueurs, {rounds} manches de {turns} tours.**\n1. **Choisir.** Chacun "
                              "choisit en secret un nombre de 000 à 999 avec les seuls chiffres encore libres sur son "
-                             "plateau (les répétitions comme 111 sont permises).\n2. **Vérifier.** Tous les nombres "
-                             "sont montrés, le plus grand en haut. Un nombre qui a un chiffre en commun avec un "
-                             "nombre plus petit est éliminé, même si ce plus petit est lui-même éliminé. Deux "
-                             "nombres identiques ne s'éliminent jamais.\n3. **Marquer.** Un nombre validé rapporte "
-                             "son premier chiffre ; le plus grand nombre validé gagne aussi le bonus du tour "
-                             "(partagé si plusieurs l'ont écrit). Au dernier tour d'une manche, le premier chiffre "
-                             "compte double avant le bonus. Les chiffres d'un nombre validé sont barrés ; un nombre "
-                             "éliminé ne coûte rien.\n4. **Fin de manche.** Chaque chiffre barré vaut 1 point. Les "
-                             "plateaux sont effacés pour la manche 2.\nPlus aucun chiffre ? Vous passez jusqu'à la "
-                             "fin de la manche. Pas de nombre à temps ? 0 pour ce tour.\nLe plus haut total après "
-                             "deux manches gagne ; les égalités partagent la victoire."),
+                             "plateau (111 est permis).\n2. **Vérifier.** On révèle tout, le plus grand en haut. Un "
+                             "nombre qui partage un chiffre avec un nombre plus petit est éliminé, même si ce "
+                             "dernier l'est aussi. Deux nombres identiques ne s'éliminent jamais.\n3. **Marquer.** "
+                             "Un nombre validé rapporte son premier chiffre ; le plus grand nombre validé gagne aussi "
+                             "le bonus du tour (partagé si plusieurs l'ont écrit). Au dernier tour d'une manche, le "
+                             "premier chiffre compte double avant le bonus. Les chiffres d'un nombre validé sont "
+                             "barrés ; un nombre éliminé ne coûte rien.\n4. **Fin de manche.** Chaque chiffre barré "
+                             "vaut 1 point, puis les plateaux sont effacés.\nPlus aucun chiffre ? Vous passez "
+                             "jusqu'à la fin de manche. Pas de nombre à temps ? 0 pour ce tour.\nLe plus haut total "
+                             "après deux manches gagne (égalité : victoire partagée)."),
     "thenumber.rules.bonus_title": "Bonus du plus grand nombre validé",
     "thenumber.rules.bonus_item": "tour {turn} : +{bonus}",
     # Ce que fait chaque niveau d'IA, sous son nom dans le menu du salon (100 caractères au plus).
