@@ -9,6 +9,7 @@ message (it is already in the channel) nor lose the final message."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 from bot.core.table import Table
@@ -175,8 +176,10 @@ async def test_a_number_reveal_posted_just_before_a_kill_is_not_posted_again(fak
     table = NumberTable(fake_discord, tmp_path)
     channel = rf"^/channels/{table.general.id}/messages"
     # turn -> what the kill after its last DM waits for: the report's post, or the close of the turn message
-    holds = {0: ("POST", f"{channel}$", "turn 1 of 5 · reveal"), 1: ("PATCH", rf"{channel}/\d+$", None),
-             9: ("POST", f"{channel}$", "The Number · game over")}
+    # (as a request's JSON body writes them: "·" is escaped there)
+    holds = {0: ("POST", f"{channel}$", json.dumps("turn 1 of 5 · reveal")[1:-1]),
+             1: ("PATCH", rf"{channel}/\d+$", None),
+             9: ("POST", f"{channel}$", json.dumps("The Number · game over")[1:-1])}
     try:
         await table.start()
         await table.open_game()
