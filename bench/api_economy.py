@@ -93,7 +93,7 @@ async def game_turns(path: str, spread: bool, tmp: Path, rng: random.Random
                     await world.advance(3)
                 await eventually(lambda n=reveals: len(world.reveals()) > n, what="the reveal")
                 if index < 9:  # the next turn's status message ends this turn's calls
-                    await world.wait_status(f"Turn {(index + 1) % 5 + 1} of 5")
+                    await world.wait_status(f"turn {(index + 1) % 5 + 1} of 5")
                 # The turn's last call closes its message (by the last choice's interaction or one edit): waiting
                 # for it, not for a time, keeps a late close out of the next turn's count on a busy machine.
                 await eventually(lambda m=turn_message: not fake.world.messages[m].components,

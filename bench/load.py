@@ -27,8 +27,8 @@ from tests.reference_scorer import score_game
 
 from .common import Figure, percentile, summary
 
-REVEAL = re.compile(r"Round \d · Turn \d: reveal")
-TITLE = re.compile(r"Round (\d) of 2 · Turn (\d) of 5: choose")
+REVEAL = re.compile(r"The Number · round \d of 2 · turn \d of 5 · reveal")
+TITLE = re.compile(r"^The Number · round (\d) of 2 · turn (\d) of 5$", re.M)  # a turn's, not its reveal's
 SEATS = 5
 TURNS = 10
 DISCORD_ANSWER_LIMIT = 3.0
@@ -122,7 +122,7 @@ class Table:
     def problems(self, expected_finals: dict[str, int], first_player: int) -> list[str]:
         """What is wrong with this table's game (nothing: an empty list)."""
         reveals = self.reveals()
-        if len(reveals) != TURNS or "Game over" not in reveals[-1]:
+        if len(reveals) != TURNS or "The Number · game over" not in reveals[-1]:
             return [f"{self.channel.name}: {len(reveals)} reveals, no final one"]
         wrong = [f"{self.channel.name}: P{first_player + seat} should have {expected_finals[f'P{seat}']}"
                  for seat in range(SEATS)

@@ -35,3 +35,18 @@ def safe_name(name: str) -> str:
     """A display name fit for an embed: cut to 32 characters, markdown and mentions defused."""
     short = name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
     return discord.utils.escape_mentions(discord.utils.escape_markdown(short))
+
+
+AI_SUFFIX = " (AI)"  # what an AI seat's stored name ends with (cogs/table names them "Ada (AI)")
+AI_MARK = " 🤖"  # how every message marks an AI seat, once
+
+
+def plain_name(name: str, is_ai: bool) -> str:
+    """A seat's name without the stored " (AI)" of an AI seat: messages mark an AI once, with :data:`AI_MARK`
+    ("Ada 🤖", not "Ada (AI) 🤖"). A human who calls themself "Bo (AI)" keeps their name."""
+    return name[: -len(AI_SUFFIX)] if is_ai and name.endswith(AI_SUFFIX) else name
+
+
+def marked_name(name: str, is_ai: bool) -> str:
+    """A seat's name fit for an embed (:func:`safe_name`), an AI's marked once: "Ada 🤖"."""
+    return safe_name(plain_name(name, is_ai)) + (AI_MARK if is_ai else "")

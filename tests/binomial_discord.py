@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -13,6 +14,7 @@ from tests.fakediscord import Message
 from tests.fakediscord.state import BOT_USER_ID
 
 STEP_ID = re.compile(r"play:binomial:(?P<id>\d+):(?P<step>\d+):")
+NUMEROLOGY = re.compile(r"Binomial(?: · game \d+ of \d+)? · numerology")  # a match's titles name the game
 
 
 def bot_messages(world: World) -> list[Message]:
@@ -35,8 +37,19 @@ def finals(world: World) -> list[Message]:
     return [m for m in bot_messages(world) if title(m).startswith("Binomial · game over")]
 
 
+def shows_reveal(text: str, rnd: int) -> bool:
+    """Whether ``text`` shows round ``rnd``'s reveal: as the round's closed message, titled with it
+    ("Binomial · round 3 of 16 · reveal"), or told inside another message ("**Reveal of round 3**: ...")."""
+    return f"round {rnd} of 16 · reveal" in text or f"Reveal of round {rnd}**" in text
+
+
+def reveal_in_body(rnd: int) -> str:
+    """Round ``rnd``'s reveal title as it reads in a request's JSON body (for ``hold_next(body_has=...)``)."""
+    return json.dumps(f"round {rnd} of 16 · reveal")[1:-1]
+
+
 def numerology_messages(world: World) -> list[Message]:
-    return [m for m in bot_messages(world) if title(m).startswith("Binomial · numerology")]
+    return [m for m in bot_messages(world) if NUMEROLOGY.match(title(m))]
 
 
 async def open_binomial(world: World, players: tuple[str, ...] = ("ana", "ben"), **options: Any) -> Message:

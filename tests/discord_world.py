@@ -110,10 +110,10 @@ class World:
         raise AssertionError("no turn status message in the channel")
 
     def reveals(self) -> list[Message]:
-        return [m for m in self.fake.messages(self.general) if ": reveal" in self.fake.visible_text(m)]
+        return [m for m in self.fake.messages(self.general) if " · reveal" in self.fake.visible_text(m)]
 
     def reveals_fr(self) -> list[Message]:
-        return [m for m in self.fake.messages(self.general) if " : révélation" in self.fake.visible_text(m)]
+        return [m for m in self.fake.messages(self.general) if " · révélation" in self.fake.visible_text(m)]
 
     # Acting -------------------------------------------------------------------------------------
     @staticmethod

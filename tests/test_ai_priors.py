@@ -298,7 +298,7 @@ async def test_in_discord_a_hard_ai_remembers_a_player_who_always_goes_high(
             if game_id == 2:
                 break
             for turn in range(10):  # ana writes 999, 888, ... every turn of both rounds
-                await world.wait_status(f"Turn {turn % 5 + 1} of 5")
+                await world.wait_status(f"turn {turn % 5 + 1} of 5")
                 table = await world.bot.service.table(game_id)
                 free = table.state.available("0")
                 if free:
@@ -307,7 +307,8 @@ async def test_in_discord_a_hard_ai_remembers_a_player_who_always_goes_high(
                     before = len(world.reveals())
                     await world.advance(61)
                     await eventually(lambda before=before: len(world.reveals()) > before, what="the reveal")
-            await eventually(lambda: "Game over" in world.fake.visible_text(world.reveals()[-1]), what="the end")
+            await eventually(lambda: "The Number · game over" in world.fake.visible_text(world.reveals()[-1]),
+                             what="the end")
         priors = table.ai_priors
         assert priors is not None and set(priors) == {"0"}
         assert max(priors["0"], key=priors["0"].__getitem__) == "high_repeat"

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import cast
+
 from bot.core.game import Prompt
 from bot.games.binomial.engine import Fight
 from bot.games.binomial.game import GAME, PASS, fight
+from bot.games.binomial.view import View
 from cogs.binomial.render import PRESENTER, reveal_text
 from cogs.table.presenter import SeatInfo
 
@@ -48,14 +52,21 @@ def test_the_public_buttons_never_depend_on_the_seats_numbers() -> None:
 def test_the_lobby_lists_the_variants_and_the_rules_every_card() -> None:
     lobby = PRESENTER.lobby({"turn_seconds": 30, "dark": True, "match": True, "same_boat": True}, "en")
     assert "playing in the dark" in lobby and "three games" in lobby and "6 or 7 players" in lobby
-    rules = PRESENTER.rules("fr").embeds[0].to_dict()
-    cards = "\n".join(f["value"] for f in rules["fields"][:2])
-    assert rules["fields"][0]["name"] == "Les 16 postulats" and all(len(f["value"]) <= 1024 for f in rules["fields"])
+    for lang in ("en", "fr"):  # sections short enough to read (issue 36): each under 1,000 characters
+        sections = PRESENTER.rules(lang).embeds
+        assert len(sections) == 4 and all(len(e) < 1000 and not e.fields for e in sections), lang
+    sections = PRESENTER.rules("fr").embeds
+    cards = "\n".join(e.description or "" for e in sections[1:3])
+    assert sections[1].title == "Les 16 postulats (1/2)" and sections[2].title == "Les 16 postulats (2/2)"
     assert cards.count("\n") == 15 and "Le plus proche de 50" in cards
 
 
-def test_the_last_round_of_a_game_reveals_every_sheet() -> None:
+def test_the_last_round_of_a_game_of_a_match_reveals_every_sheet() -> None:
     last = Fight(1, 16, "contains_5", ((0, 52),), (1, 2), (), (), 0, (3, 0, 0), 0, (9, 4, 2), game_over=True,
                  sheets=((52, 11), (33, 40), (7, 99)))
-    text = reveal_text(last, SEATS, "en")
-    assert "Game 1 is over." in text and "🟢 Cy's sheet: `07` `99`" in text
+    next_game = cast(View, SimpleNamespace(over=False, games=3))
+    text = reveal_text(last, SEATS, "en", after=next_game)
+    assert "Game 1 of 3 is over." in text and "🟢 Cy's sheet: `07` `99`" in text
+    # the end of a single game (or of a match) says no "Game 1": the final message follows, sheets included
+    alone = reveal_text(last, SEATS, "en", after=cast(View, SimpleNamespace(over=True, games=1)))
+    assert "Game" not in alone and "sheet" not in alone

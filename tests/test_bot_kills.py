@@ -26,7 +26,7 @@ SCRIPT = [
     {"ana": "789", "ben": "012", "cy": "333"}, {"ana": "333", "ben": "666", "cy": "012"},
     {"ana": "666", "ben": "999", "cy": "555"}, {"ana": "555", "ben": "777", "cy": "999"},
 ]
-TITLE = re.compile(r"Round (\d) of 2 · Turn (\d) of 5: choose")
+TITLE = re.compile(r"^The Number · round (\d) of 2 · turn (\d) of 5$", re.M)  # a turn's, not its reveal's
 KILLS = 20
 
 
@@ -82,7 +82,7 @@ class Table:
         return [self.fake.visible_text(m) for m in self.fake.messages(self.general)]
 
     def reveals(self) -> list[str]:
-        return [t for t in self.texts() if ": reveal" in t]
+        return [t for t in self.texts() if " · reveal" in t]
 
     def current_turn(self) -> int | None:
         """The turn the channel asks for now (0-9), if its status message is up and the reveals agree."""
@@ -99,7 +99,7 @@ class Table:
     async def play_until(self, stop_after_requests: int | None) -> bool:
         """Drive the script; returns True when the game is over, False when it is time to kill."""
         target = None if stop_after_requests is None else len(self.fake.requests) + stop_after_requests
-        while "Game over" not in "\n".join(self.reveals()):
+        while "The Number · game over" not in "\n".join(self.reveals()):
             if target is not None and len(self.fake.requests) >= target:
                 return False
             turn = self.current_turn()
@@ -119,8 +119,8 @@ class Table:
                     self.acked.setdefault(turn, {})[name] = number
                 if target is not None and len(self.fake.requests) >= target:
                     return False
-            await self.until(lambda t=turn: len(self.reveals()) > t or "Game over" in "\n".join(self.reveals()),
-                             PATIENCE, "the reveal")
+            await self.until(lambda t=turn: len(self.reveals()) > t
+                             or "The Number · game over" in "\n".join(self.reveals()), PATIENCE, "the reveal")
         return True
 
 
@@ -148,7 +148,8 @@ async def test_twenty_kills_change_nothing(fake_discord: FakeDiscord, tmp_path: 
     assert all(r["status"] in ("approved", "eliminated") for t in expected["turns"] for r in t["results"].values())
     reveals = table.reveals()
     titles = [t.splitlines()[0] for t in reveals]
-    assert titles == [f"Round {i // 5 + 1} · Turn {i % 5 + 1}: reveal" for i in range(10)], titles
+    assert titles == [f"The Number · round {i // 5 + 1} of 2 · turn {i % 5 + 1} of 5 · reveal"
+                      for i in range(10)], titles
     for index, text in enumerate(reveals):  # every acknowledged number is the one revealed
         for name, number in SCRIPT[index].items():
             assert f"`{number}` " in text and name.capitalize() in text

@@ -9,10 +9,12 @@ message (it is already in the channel) nor lose the final message."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 from bot.core.table import Table
 from bot.games.binomial.game import GAME
+from tests.binomial_discord import reveal_in_body, shows_reveal
 from tests.discord_world import PATIENCE
 from tests.fakediscord import FakeDiscord, Message, visible_text
 from tests.process_world import ProcessTable, all_versions
@@ -67,7 +69,7 @@ async def by_dm(t: ProcessTable, table: Table, seat: int) -> None:
 
 def reveals(t: ProcessTable, rnd: int) -> int:
     """How many channel messages show round ``rnd``'s reveal now."""
-    return sum(f"Reveal of round {rnd}**" in t.fake.visible_text(m) for m in t.bot_messages())
+    return sum(shows_reveal(t.fake.visible_text(m), rnd) for m in t.bot_messages())
 
 
 async def test_a_reveal_told_just_before_a_kill_is_not_told_again(fake_discord: FakeDiscord, tmp_path: Path
@@ -88,7 +90,7 @@ async def test_a_reveal_told_just_before_a_kill_is_not_told_again(fake_discord: 
                 await by_dm(t, table, seat)
                 continue
             moments.append(moment)
-            reveal = f"Reveal of round {rnd}**"
+            reveal = reveal_in_body(rnd)
             if moment == "button":  # "Pass" on the turn message: the click is answered with the reveal
                 hold = t.fake.hold_next("POST", r"^/interactions/\d+/[^/]+/callback$", applied=True,
                                         body_has=reveal)
@@ -149,7 +151,7 @@ async def test_a_click_ending_a_round_before_the_last_step_is_marked_is_told_onc
         await asyncio.wait_for(edit.arrived.wait(), PATIENCE)  # Discord shows it; the bot waits for its answer
         message = t.with_inputs_for(step)
         assert message is not None
-        reveal = f"Reveal of round {rnd}**"
+        reveal = reveal_in_body(rnd)
         click = t.fake.hold_next("POST", r"^/interactions/\d+/[^/]+/callback$", applied=True, body_has=reveal)
         await t.users[PLAYERS[1 - seat]].click(message, "Pass")
         await asyncio.wait_for(click.arrived.wait(), PATIENCE)
@@ -174,8 +176,10 @@ async def test_a_number_reveal_posted_just_before_a_kill_is_not_posted_again(fak
     table = NumberTable(fake_discord, tmp_path)
     channel = rf"^/channels/{table.general.id}/messages"
     # turn -> what the kill after its last DM waits for: the report's post, or the close of the turn message
-    holds = {0: ("POST", f"{channel}$", "Turn 1: reveal"), 1: ("PATCH", rf"{channel}/\d+$", None),
-             9: ("POST", f"{channel}$", "Game over")}
+    # (as a request's JSON body writes them: "·" is escaped there)
+    holds = {0: ("POST", f"{channel}$", json.dumps("turn 1 of 5 · reveal")[1:-1]),
+             1: ("PATCH", rf"{channel}/\d+$", None),
+             9: ("POST", f"{channel}$", json.dumps("The Number · game over")[1:-1])}
     try:
         await table.start()
         await table.open_game()
@@ -194,14 +198,15 @@ async def test_a_number_reveal_posted_just_before_a_kill_is_not_posted_again(fak
             await table.kill()
             hold.release()
             await table.start()
-        await table.until(lambda: "Game over" in "\n".join(table.reveals()), PATIENCE, "the end")
+        await table.until(lambda: "The Number · game over" in "\n".join(table.reveals()), PATIENCE, "the end")
         await table.settle()
     finally:
         if table.proc is not None and table.proc.returncode is None:
             table.proc.kill()
             await table.proc.wait()
     titles = [text.splitlines()[0] for text in table.reveals()]
-    assert titles == [f"Round {i // 5 + 1} · Turn {i % 5 + 1}: reveal" for i in range(10)], titles
+    assert titles == [f"The Number · round {i // 5 + 1} of 2 · turn {i % 5 + 1} of 5 · reveal"
+                      for i in range(10)], titles
     choosing = [title for message in fake_discord.messages(table.general) for title in choosing_titles(message)]
     assert len(choosing) == len(set(choosing)) == 10, choosing  # each turn's message posted once
     assert "Traceback" not in (tmp_path / "bot.log").read_text(errors="replace")

@@ -46,9 +46,9 @@ async def test_the_bot_process_plays_a_turn_over_the_gateway(fake_discord: FakeD
         await ana.send_dm("513")
         await eventually(lambda: fake.dms(ana) and "Locked in 513" in fake.dms(ana)[-1].content)
         await ben.send_dm("240")
-        reveal = await eventually(lambda: [m for m in fake.messages(general) if ": reveal" in fake.visible_text(m)],
+        reveal = await eventually(lambda: [m for m in fake.messages(general) if " · reveal" in fake.visible_text(m)],
                                   what="the reveal")
-        assert "`513` 🔺 Ana: ✅ approved, **7**" in fake.visible_text(reveal[0])
+        assert "`513` 🔺 Ana ✅ approved **+7**" in fake.visible_text(reveal[0])
     finally:
         proc.terminate()
         _, err = await asyncio.wait_for(proc.communicate(), 20)

@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 
 from bench.capture import Capture, capture
-from bench.capture_render import message_body, readable_text
+from bench.capture_render import message_body, readable_text, walk
 from bot.core.table import fold
 from bot.games import GAMES
+from cogs.seats import plain_name
 from tests.fakediscord.state import BOT_USER_ID
 from tests.fakediscord.visible import visible_text
 
@@ -46,7 +47,7 @@ def test_the_game_is_played_to_its_end_and_its_result_is_shown(captured: Capture
     assert result is not None
     final = visible_text(channel_messages(captured)[-1])
     for seat in played.record.seats:
-        assert seat.name in final, (seat.name, final)
+        assert plain_name(seat.name, seat.is_ai) in final, (seat.name, final)  # an AI's shown "Ada 🤖"
         assert str(result.scores[seat.seat]) in final, (seat.name, result.scores, final)
     # the transcript ends with that message, as posted (or last edited)
     last_block = captured.text.rsplit("── bot ", 1)[1]
@@ -126,3 +127,23 @@ def test_components_v2_are_drawn_and_their_text_counted() -> None:
     assert "║ [~Pass~] <▾ Split: 2 + 2>" in lines
     assert not any(line.startswith("<file") for line in lines)  # the gallery shows the file already
     assert readable_text(version) == "## Numeri · round 3 of 20\nAna rolled **4**"
+
+
+TURN_MESSAGE_LIMIT = 600  # readable characters (issue 36): a turn message is read on a phone
+
+
+def test_the_number_turn_messages_are_short_at_four_seats() -> None:
+    """Every version of every turn message of a whole 4-seat game of The Number (3 humans and an AI, as in
+    bench/CAPTURE.md), reveal of the turn before and reminder line included, reads in at most 600 characters:
+    what Discord shows (content, embed titles, descriptions, fields, footers). Before issue 36: about 980."""
+    result = asyncio.run(capture("thenumber", 4, 3, seed=1, turn_seconds=60, validate=False))
+    turn_ids = re.compile(r"^play:thenumber:\d+:\d+:")
+    measured = []
+    for message in channel_messages(result):
+        for version in message.history:
+            if any(turn_ids.match(str(c.get("custom_id", ""))) for c in walk(version.get("components") or [])):
+                measured.append(readable_text(version))
+    assert len(measured) >= 10  # ten turns, each posted then edited as the humans choose
+    longest = max(measured, key=len)
+    assert len(longest) <= TURN_MESSAGE_LIMIT, (len(longest), longest)
+    assert "The Number · round 1 of 2 · turn 1 of 5" in measured[0]

@@ -11,6 +11,7 @@ import pytest
 
 from bot.core.table import Table
 from bot.games.binomial.rules import show
+from cogs.seats import marked_name
 from tests.binomial_discord import (
     bot_messages,
     buttons,
@@ -20,6 +21,7 @@ from tests.binomial_discord import (
     open_binomial,
     seat_of,
     settled,
+    shows_reveal,
     start_binomial,
     step_of,
     stored_result,
@@ -161,9 +163,10 @@ async def test_a_whole_game_of_two_humans_and_an_ai(world: World, caplog: pytest
     final = world.fake.visible_text(finals(world)[0])
     current = await table(world)
     for seat in range(3):
-        display = current.seat(seat).name
+        seated = current.seat(seat)
+        display = marked_name(seated.name, seated.is_ai)
         assert f"{display}: {result.scores[seat]} points" in final, final
-    assert "Ada (AI)" in final
+    assert "Ada 🤖" in final and "(AI)" not in final  # an AI marked once (issue 36)
     # every sheet is revealed at the end
     record = await world.bot.store.load_game(1)
     current = await table(world)
@@ -177,8 +180,7 @@ async def test_a_whole_game_of_two_humans_and_an_ai(world: World, caplog: pytest
     rounds = len(current.state.history)
     assert len(bot_messages(world)) == 1 + 1 + rounds + 1
     for r in range(1, rounds + 1):  # each reveal shown once
-        assert sum(f"Reveal of round {r}**" in world.fake.visible_text(m) or f"Reveal of round {r}:" in
-                   world.fake.visible_text(m) for m in bot_messages(world)) == 1, r
+        assert sum(shows_reveal(world.fake.visible_text(m), r) for m in bot_messages(world)) == 1, r
 
 
 async def test_numerology_status_says_who_placed_and_other_presses_are_private(world: World) -> None:
@@ -250,6 +252,11 @@ async def test_timers_place_automatically_pass_and_mark_away(world: World) -> No
     current = await table(world)
     assert current.state.kind == "declare"
     assert current.away(0) and current.away(1)
+    # the numerology's closed message tells the phase's outcome, no line about a roll it closed (issue 36)
+    closed = await eventually(lambda: "over" in title(world.fake.world.messages[message.id])
+                              and world.fake.world.messages[message.id], what="the numerology closed")
+    assert "placed automatically" not in world.fake.visible_text(closed) and "The 16 rolls" in closed.embeds[0][
+        "description"]
     score = await (await world.users["cy"].slash(world.general, "score")).wait()
     assert "(away)" in score.text()
     message = await settled(world)
@@ -317,7 +324,7 @@ async def test_a_restart_mid_numerology_and_mid_colloquium(world: World) -> None
     await settled(world)
     assert len(bot_messages(world)) == posted  # the round goes on in its own message
     texts = "\n".join(world.fake.visible_text(m) for m in bot_messages(world))
-    assert texts.count("Reveal of round 1**") == 1
+    assert texts.count("round 1 of 16 · reveal") + texts.count("Reveal of round 1**") == 1
 
 
 async def test_dark_variant_everybody_declares_at_once(world: World) -> None:
@@ -430,7 +437,7 @@ async def test_a_round_committed_but_never_told_is_revealed_once_after_restarts(
     await world.restart()
     await settled(world)
     texts = [world.fake.visible_text(m) for m in bot_messages(world)]
-    assert sum("Reveal of round 1**" in text for text in texts) == 1
+    assert sum(shows_reveal(text, 1) for text in texts) == 1
     assert len(texts) == posted + 1  # round 2's message, telling round 1's reveal, once whatever the restarts
 
 
@@ -449,7 +456,8 @@ async def test_a_match_of_three_games_adds_the_points_up(world: World) -> None:
     assert len(current.state.finished) == 3
     for seat in range(3):
         games = " + ".join(str(g.scores[seat]) for g in current.state.finished)
-        assert f"{current.seat(seat).name}: {result.scores[seat]} points" in text
+        seated = current.seat(seat)
+        assert f"{marked_name(seated.name, seated.is_ai)}: {result.scores[seat]} points" in text
         assert f"Games: {games}" in text
     assert len(numerology_messages(world)) == 3  # one per game
 

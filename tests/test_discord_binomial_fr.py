@@ -71,7 +71,7 @@ async def test_a_whole_game_of_binomial_in_french(world: World) -> None:
                                  for m in bot_messages(world)), what="the French final message")
     texts = [v for m in bot_messages(world) for v in every_version(m)]
     joined = "\n".join(texts)
-    assert "Binomial · numérologie" in joined and "Révélation de la manche 1" in joined and "Président" in joined
+    assert "Binomial · numérologie" in joined and "manche 1 sur 16 · révélation" in joined and "Président" in joined
     assert "Binomial · partie terminée" in joined
     for text in texts:  # every version of every message a player saw in the channel
         no_english(text)

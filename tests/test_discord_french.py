@@ -23,7 +23,7 @@ async def french_server(fake_discord: FakeDiscord, db_path: Path, clock: FakeClo
 
 
 def no_english(text: str) -> None:
-    for word in ("Round", "Turn", "approved", "eliminated", "Boards", "Winner", "choose your number",
+    for word in ("round", "turn", "approved", "eliminated", "digits left", "Winner", "To choose",
                  "Locked in", "crossed off"):
         assert word not in text, (word, text)
 
@@ -35,7 +35,7 @@ async def test_a_whole_game_in_french(french_server: World) -> None:
     for name in ("ben", "cy"):
         await (await world.users[name].click(opened.message, "Rejoindre")).wait()
     await (await world.users["ana"].click(opened.message, "Lancer")).wait()
-    status = await world.wait_status("Manche 1 sur 2 · Tour 1 sur 5")
+    status = await world.wait_status("manche 1 sur 2 · tour 1 sur 5")
     assert "Choisir en secret" in world.fake.visible_text(status)
     ack = await world.dm("ana", "761")
     assert ack == f"761 enregistré pour la manche 1, tour 1 de la partie de <#{world.general.id}> ; vous pouvez " \
@@ -47,14 +47,14 @@ async def test_a_whole_game_in_french(french_server: World) -> None:
     await world.dm("cy", "444")
     first = await eventually(lambda: world.reveals_fr(), what="the French reveal")
     text = world.fake.visible_text(first[0])
-    assert "Manche 1 · Tour 1 : révélation" in text
-    assert "`761` 🔺 Ana : ❌ éliminé, partage le 1 avec 513" in text
-    assert "`513` 🔷 Ben : ✅ validé, **7** (5 + 2 de bonus 🏆)" in text
+    assert "The Number · manche 1 sur 2 · tour 1 sur 5 · révélation" in text
+    assert "`761` 🔺 Ana ❌ éliminé : partage le 1 avec 513" in text
+    assert "`513` 🔷 Ben ✅ validé **+7** (5 + 2 🏆)" in text
     no_english(text)
 
     played = [SCRIPT[0]]
     for index, turn in enumerate(SCRIPT[1:], start=1):
-        await world.wait_status(f"Manche {index // 5 + 1} sur 2 · Tour {index % 5 + 1} sur 5")
+        await world.wait_status(f"manche {index // 5 + 1} sur 2 · tour {index % 5 + 1} sur 5")
         table = await world.bot.service.table(1)
         legal = {n: v for n, v in turn.items()
                  if not {int(c) for c in v} & table.state.crossed[str(("ana", "ben", "cy").index(n))]}
@@ -69,7 +69,7 @@ async def test_a_whole_game_in_french(french_server: World) -> None:
     names = {"ana": "Ana", "ben": "Ben", "cy": "Cy"}
     expected = score_game(list(names.values()), [[{names[k]: v for k, v in t.items()} for t in played[:5]],
                                                  [{names[k]: v for k, v in t.items()} for t in played[5:]]])
-    assert "Fin de la partie" in final and "Fin de la manche 2" in final
+    assert "The Number · fin de la partie" in final and "Scores · fin de la manche 2" in final
     assert ("Victoire partagée" if len(expected["winners"]) > 1 else "Victoire :") in final
     for name, total in expected["final"].items():
         assert f"{name} : **{total}**" not in final and f"{name}: **{total}**" in final
@@ -84,7 +84,7 @@ async def test_a_french_player_on_an_english_server(fake_discord: FakeDiscord, d
     try:
         world.users["ben"].user.locale = "fr"
         await world.start_game(("ana", "ben"))
-        assert "Round 1 of 2" in world.fake.visible_text(world.status_message())  # the channel stays English
+        assert "round 1 of 2" in world.fake.visible_text(world.status_message())  # the channel stays English
         form = await world.modal("ben", "5a3")
         assert form.content.startswith("Ce n'est pas un nombre jouable")  # private lines follow the player
         answer = await (await world.users["ben"].slash(world.general, "thenumber rules")).wait()
@@ -104,7 +104,7 @@ async def test_the_server_can_force_a_language(fake_discord: FakeDiscord, db_pat
         done = await (await admin.slash(world.general, "thenumber language", language="fr")).wait()
         assert done.content == "Désormais, je parle français sur ce serveur."
         status = await world.start_game(("ana", "ben"))
-        assert "Manche 1 sur 2" in world.fake.visible_text(status)
+        assert "manche 1 sur 2" in world.fake.visible_text(status)
         assert (await world.dm("ana", "513")).startswith("513 enregistré")  # English users too
         await world.restart()  # the setting is stored
         assert (await world.dm("ana", "514")).startswith("Remplacé par 514")

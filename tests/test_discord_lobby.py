@@ -41,7 +41,7 @@ async def test_only_the_host_starts_and_two_players_are_needed(world: World) -> 
     started = await (await world.users["ana"].click(lobby, "Start")).wait()
     assert started.response_type == 7 and "has started" in started.text()
     status = await eventually(world._status_or_none, what="the first status message")
-    assert "Round 1 of 2 · Turn 1 of 5" in world.fake.visible_text(status)
+    assert "round 1 of 2 · turn 1 of 5" in world.fake.visible_text(status)
 
 
 async def test_one_game_per_channel_and_one_game_per_player(world: World) -> None:

@@ -22,7 +22,7 @@ async def test_five_long_hostile_names_fit_discord_limits_and_ping_nobody(
         await world.start_game(("ana", "ben", "cy", "dee", "eve"))
         await world.play_turn({"ana": "999", "ben": "888", "cy": "777", "dee": "666", "eve": "555"})
         for turn in range(2, 6):  # the rest of round 1 by timeout: reveals and round-end totals
-            await world.wait_status(f"Turn {turn} of 5")
+            await world.wait_status(f"turn {turn} of 5")
             await _timeout_turn(world)
         score = await (await world.users["ana"].slash(world.general, "score", public=True)).wait()
         assert not score.ephemeral
@@ -55,13 +55,13 @@ async def test_start_with_ai_players_is_a_full_game_for_one_human(
         opened = await (await world.users["ana"].slash(world.general, "thenumber start", ai_players=3,
                                                        ai_level="hard")).wait()
         text = opened.text()
-        assert text.count("(AI) 🤖") == 3 and "Seats (4/5)" in text
+        assert text.count(" 🤖") == 3 and "(AI)" not in text and "Seats (4/5)" in text  # AI marked once
         await (await world.users["ana"].click(opened.message, "Start")).wait()
-        status = await world.wait_status("Turn 1 of 5")
+        status = await world.wait_status("turn 1 of 5")
         status_text = world.fake.visible_text(status)
-        assert status_text.count("✅ has chosen") == 3  # AI players choose at once
+        assert "⏳ To choose: 🔺 Ana\n" in status_text + "\n"  # AI players choose at once
         for turn in range(10):
-            await world.wait_status(f"Turn {turn % 5 + 1} of 5")
+            await world.wait_status(f"turn {turn % 5 + 1} of 5")
             table = await world.bot.service.table(1)
             free = sorted(table.state.available("0"))
             number = "".join(str(free[0]) for _ in range(3)) if free else None
@@ -70,7 +70,7 @@ async def test_start_with_ai_players_is_a_full_game_for_one_human(
             else:
                 await world.play_turn({"ana": number})
         final = world.fake.visible_text(world.reveals()[-1])
-        assert "Game over" in final and "Ada (AI)" in final
+        assert "The Number · game over" in final and "Ada 🤖" in final and "(AI)" not in final
     finally:
         await world.stop_bot()
 
@@ -83,6 +83,6 @@ async def test_host_adds_an_ai_from_the_lobby_select(fake_discord: FakeDiscord, 
         refused = await (await world.users["ben"].select(lobby, "play:thenumber:lobby:ai:1", ["easy"])).wait()
         assert refused.ephemeral and "Only the host can add AI players" in refused.content
         added = await (await world.users["ana"].select(lobby, "play:thenumber:lobby:ai:1", ["easy"])).wait()
-        assert added.response_type == 7 and "Ada (AI) 🤖" in added.text()
+        assert added.response_type == 7 and "Ada 🤖" in added.text() and "(AI)" not in added.text()
     finally:
         await world.stop_bot()

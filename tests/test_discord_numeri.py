@@ -116,7 +116,7 @@ async def test_ai_seats_play_and_the_game_ends(world: World) -> None:
         pressed = await (await press(world.users["ana"], message, -1)).wait()
         assert pressed.response_type == 7
     final = world.fake.visible_text(finals(world)[0])
-    assert "Ada (AI)" in final and "Blaise (AI)" in final and "Winner" in final
+    assert "Ada 🤖" in final and "Blaise 🤖" in final and "(AI)" not in final and "Winner" in final
     result = await stored_result(world)
     assert f"Ana: {result.scores[0]} points" in final
 

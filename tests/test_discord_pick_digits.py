@@ -30,7 +30,7 @@ async def test_the_form_offers_only_the_available_digits_and_a_pick_is_locked_in
     assert (await world.answer(picked)).startswith("Locked in 408")
     assert not world.fake.violations  # every body valid against the OpenAPI description
     await world.play_turn({"ben": "222"})  # ana's 408 stands; ben's 222 crosses his 2
-    await world.wait_status("Turn 2 of 5")
+    await world.wait_status("turn 2 of 5")
     table = await world.bot.service.table(1)
     crossed = table.state.crossed["0"]
     assert crossed  # ana's digits crossed off by the reveal are no longer offered

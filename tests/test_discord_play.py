@@ -42,7 +42,7 @@ async def test_modal_choice_and_status_shows_who_not_what(world: World) -> None:
     assert (await world.answer(result)).startswith("Locked in 408")
     assert result.response_type == 7  # the answer itself updated the turn message: no REST call of its own
     status_text = world.fake.visible_text(world.status_message())
-    assert re.search(r"Ana: ✅ has chosen", status_text) and re.search(r"Ben: ⏳ choosing", status_text)
+    assert "⏳ To choose: 🔷 Ben, 🟢 Cy" in status_text and "Ana" not in status_text  # Ana has chosen
     for message in world.fake.messages(world.general):
         assert not re.search(r"(?<!\d)408(?!\d)", world.fake.visible_text(message))
     for name in ("ben", "cy"):
@@ -61,7 +61,7 @@ async def test_a_player_who_blocks_dms_plays_through_the_modal(world: World) -> 
     chosen = await world.answer(await world.modal("eve", "220"))
     assert chosen.startswith("Locked in 220") and "revealing now" in chosen
     reveal = await eventually(lambda: world.reveals(), what="the reveal")
-    assert "Eve: ✅ approved" in world.fake.visible_text(reveal[0])
+    assert "Eve ✅ approved" in world.fake.visible_text(reveal[0])
 
 
 async def test_full_reveal_tower_boards_and_scores(fake_discord: FakeDiscord, db_path: Path, clock: FakeClock) -> None:
@@ -72,12 +72,12 @@ async def test_full_reveal_tower_boards_and_scores(fake_discord: FakeDiscord, db
         text = world.fake.visible_text(reveal)
         lines = [line for line in text.splitlines() if line.startswith("`")]
         assert [line[1:4] for line in lines] == ["761", "513", "444", "444", "220"]  # biggest on top
-        assert "Ana: ❌ eliminated, shares 1 with 513" in lines[0]
-        assert "Ben: ✅ approved, **7** (5 + 2 bonus 🏆)" in lines[1]
-        assert lines[2].endswith("**4**") and lines[4].endswith("**2**")  # a plain score said once (issue 36)
-        assert "Ben: **0** **1**" not in text and "Ben: **0** ~~1~~ **2** ~~3~~ **4** ~~5~~" in text
+        assert "Ana ❌ eliminated: shares 1 with 513" in lines[0]
+        assert "Ben ✅ approved **+7** (5 + 2 🏆)" in lines[1]
+        assert lines[2].endswith("**+4**") and lines[4].endswith("**+2**")  # a plain score said once (issue 36)
+        assert "🔷 Ben **7** · 0 2 4 6 7 8 9" in text  # each board's digits left, beside its score
         assert "🔺 Ana" in text and "🔷 Ben" in text and "🟢 Cy" in text and "⭐ Dee" in text and "🟪 Eve" in text
-        next_status = await world.wait_status("Turn 2 of 5")
+        next_status = await world.wait_status("turn 2 of 5")
         assert "+3" in world.fake.visible_text(next_status)
     finally:
         await world.stop_bot()
@@ -101,7 +101,7 @@ async def test_full_two_round_game_ends_with_the_right_winner(world: World) -> N
     await world.start_game(("ana", "ben", "cy"))
     played: list[dict[str, str]] = []
     for index, turn in enumerate(SCRIPT):
-        await world.wait_status(f"Round {index // 5 + 1} of 2 · Turn {index % 5 + 1} of 5")
+        await world.wait_status(f"round {index // 5 + 1} of 2 · turn {index % 5 + 1} of 5")
         table = await world.bot.service.table(1)
         legal = {}
         for name, number in turn.items():
@@ -121,7 +121,7 @@ async def test_full_two_round_game_ends_with_the_right_winner(world: World) -> N
                                                   [{k.capitalize(): v for k, v in t.items()} for t in played[5:]]])
     final = world.fake.visible_text(world.reveals()[-1])
     assert len(world.reveals()) == 10, [world.fake.visible_text(m).splitlines()[0] for m in world.reveals()]
-    assert "Game over" in final and "End of round 2" in final
+    assert "The Number · game over" in final and "Scores · round 2 over: +1 per crossed digit" in final
     winners = expected["winners"]
     headline = ("Shared win: " if len(winners) > 1 else "Winner: ")
     assert headline in final
@@ -160,10 +160,11 @@ async def test_timer_reminds_then_reveals_with_a_missing_player(world: World) ->
     await world.modal("ana", "513")
     await world.modal("ben", "240")
     await world.advance(31)  # 29 s left: reminder time
-    # one edit of the turn message for everyone awaited, naming (never pinging) them; and a DM to each awaited
-    # player (issue 36: the reminder always comes), nobody else
+    # one edit of the turn message for everyone awaited, its "To choose" line naming (never pinging) them; and a
+    # DM to each awaited player (issue 36: the reminder always comes), nobody else
     reminded = await eventually(lambda: "⏰" in world.fake.world.messages[status.id].content and status)
-    assert "29 s** left · waiting for 🟢 Cy" in reminded.content and "Ana" not in reminded.content
+    assert reminded.content == "⏰ **29 s** left to choose"
+    assert "⏳ To choose: 🟢 Cy" in world.fake.visible_text(reminded) and "Ana" not in world.fake.visible_text(reminded)
     assert reminded.mention_ids == []
     reminder_dms = lambda name: [m for m in world.fake.dms(world.users[name]) if "⏰" in m.content]  # noqa: E731
     await eventually(lambda: reminder_dms("cy"), what="cy's reminder DM")
@@ -171,12 +172,12 @@ async def test_timer_reminds_then_reveals_with_a_missing_player(world: World) ->
     await world.advance(30)
     reveal = await eventually(lambda: world.reveals(), what="the reveal at the deadline")
     text = world.fake.visible_text(reveal[0])
-    assert "Cy: ⌛ missing" in text and "timer ran out" in text
+    assert "Cy ⌛ missing: no number in time" in text
     # the turn message is closed by the deadline: no buttons, no reminder, who missed it
     closed = world.fake.world.messages[status.id]
     assert closed.components == [] and closed.content == ""
     closed_text = world.fake.visible_text(closed)
-    assert "Time is up" in closed_text and "Cy: ⌛ no number in time" in closed_text and "Ana: ✅" in closed_text
+    assert "Time is up" in closed_text and "⌛ No number in time: 🟢 Cy" in closed_text and "Ana" not in closed_text
     table = await world.bot.service.table(1)
     assert table.state.available("2") == frozenset(range(10))
 
@@ -188,8 +189,7 @@ async def test_a_player_missing_twice_is_marked_away_and_can_be_kicked(world: Wo
         await world.advance(61)
     await world.advance(3)
     status = world.fake.visible_text(world.status_message())
-    assert "Ben: ⏳ choosing · away" in status and "Cy: ⏳ choosing · away" in status
-    assert "Ana: ⏳ choosing · away" not in status
+    assert "🔷 Ben · away, 🟢 Cy · away" in status and "Ana · away" not in status
     refused = await (await world.users["ben"].slash(world.general, "thenumber kick", player=world.users["cy"])).wait()
     assert refused.ephemeral and "Only the host" in refused.content
     kicked = await (await world.users["ana"].slash(world.general, "thenumber kick", player=world.users["cy"])).wait()
@@ -212,7 +212,7 @@ async def test_stale_buttons_answer_privately(world: World) -> None:
     old = await (await world.users["ana"].click(first_status, "Choose secretly")).wait()
     assert old.ephemeral and "That turn is already over" in old.content
     # the reveal is posted just before the next turn's status message: wait for that one, not the old one
-    second = await world.wait_status("Turn 2 of 5")
+    second = await world.wait_status("turn 2 of 5")
     outsider = await (await world.users["cy"].click(second, "Choose secretly")).wait()
     assert outsider.ephemeral and outsider.content == "You are not playing in this game."
     cancel = await (await world.users["ana"].slash(world.general, "thenumber cancel")).wait()

@@ -24,7 +24,7 @@ async def test_play_again_opens_a_lobby_with_the_same_options_and_invites_the_pl
     lobby = await world.open_table(("ana", "ben"), ai_players=1, ai_level="easy", turn_seconds=60)
     started = await (await world.users["ana"].click(lobby, "Start")).wait()
     assert started.response_type in (6, 7), started.rejections  # 6: a busy machine deferred it
-    await world.wait_status("Turn 1 of 5")
+    await world.wait_status("turn 1 of 5")
     final = await finish_by_timers(world)
     assert (await world.bot.store.load_game(1)).status == "finished"
     assert "Play again" in labels(final)
@@ -36,7 +36,7 @@ async def test_play_again_opens_a_lobby_with_the_same_options_and_invites_the_pl
     text = world.fake.visible_text(lobby)
     assert f"<@{world.users['ana'].id}>" in lobby.content and "Press **Join**" in lobby.content
     assert lobby.mention_ids == [world.users["ana"].id]  # ana alone is pinged (ben pressed; the AI is no user)
-    assert "Ben (host)" in text and "(AI)" in text and "Ana" not in text.replace(lobby.content, "")
+    assert "Ben (host)" in text and "🤖" in text and "Ana" not in text.replace(lobby.content, "")
     new = await world.bot.store.load_game(2)
     old = await world.bot.store.load_game(1)
     assert new.status == "lobby" and new.options == old.options

@@ -55,7 +55,7 @@ async def test_notify_turns_dm_reminders_and_mentions_off(world: World) -> None:
     assert [ids for _, ids in pinged] == [[world.users["cy"].id]] and reminders(world, "cy") == []
     await (await world.users["cy"].slash(world.general, "notify", mention=False)).wait()
     await world.advance(31)  # the deadline: turn 2 starts
-    await world.wait_status("Turn 2 of 5")
+    await world.wait_status("turn 2 of 5")
     await world.modal("ana", "620")
     await world.modal("ben", "431")
     await world.advance(31)

@@ -28,20 +28,21 @@ async def test_deadlines_are_honoured_from_the_database_after_a_restart(world: W
     await world.restart()
     await world.advance(61)
     reveal = await eventually(lambda: world.reveals(), what="the reveal at the stored deadline")
-    assert "Ben: ⌛ missing" in world.fake.visible_text(reveal[0])
+    assert "Ben ⌛ missing" in world.fake.visible_text(reveal[0])
 
 
 async def test_a_turn_message_found_after_a_restart_is_closed_with_the_reveal_it_carries(world: World) -> None:
     await world.start_game(("ana", "ben"))
     await world.play_turn({"ana": "513", "ben": "240"})
-    second = await world.wait_status("Turn 2 of 5")  # turn 1's reveal at its top
+    second = await world.wait_status("turn 2 of 5")  # turn 1's reveal at its top
     await world.dm("ana", "678")
     await world.restart()
     await world.advance(61)
     await eventually(lambda: len(world.reveals()) == 2, what="the reveal at the stored deadline")
     closed = world.fake.visible_text(world.fake.world.messages[second.id])
     assert world.fake.world.messages[second.id].components == []
-    assert "Round 1 · Turn 1: reveal" in closed and "Turn 2 of 5: closed" in closed and "Ben: ⌛ no number" in closed
+    assert "turn 1 of 5 · reveal" in closed and "turn 2 of 5 · closed" in closed
+    assert "⌛ No number in time: 🔷 Ben" in closed
     assert "Choose secretly" not in closed and world.fake.violations == []
 
 
@@ -82,10 +83,10 @@ async def test_a_turn_committed_but_never_announced_is_revealed_once_after_resta
     assert [r.step for r in done.reports] == [0]
     await world.restart()
     await eventually(lambda: world.reveals(), what="the reveal posted at start")
-    await world.wait_status("Turn 2 of 5")
+    await world.wait_status("turn 2 of 5")
     await world.restart()
     assert len(world.reveals()) == 1
-    statuses = [m for m in world.fake.messages(world.general) if "Turn 2 of 5" in world.fake.visible_text(m)]
+    statuses = [m for m in world.fake.messages(world.general) if "turn 2 of 5" in world.fake.visible_text(m)]
     assert len(statuses) == 1
     # the turn message the crash left open was found in the channel and closed, once
     assert world.fake.world.messages[first.id].components == []
@@ -97,7 +98,7 @@ async def test_a_reveal_resent_after_a_crash_appears_once(world: World) -> None:
     await world.dm("ana", "513")
     await world.dm("ben", "240")
     await eventually(lambda: world.reveals())
-    await world.wait_status("Turn 2 of 5")
+    await world.wait_status("turn 2 of 5")
     # The crash came after the post but before the database heard of it: the same post is sent again.
     await world.bot.store.db.execute("UPDATE games SET announced_phase = -1, status_message_id = NULL")
     await world.restart()
@@ -118,7 +119,7 @@ async def test_a_turn_complete_but_not_resolved_at_the_stop_is_revealed_after_re
 async def test_a_reveal_resent_after_the_nonce_is_forgotten_still_appears_once(world: World) -> None:
     await world.start_game(("ana", "ben"))
     await world.play_turn({"ana": "513", "ben": "240"})
-    status = await world.wait_status("Turn 2 of 5")
+    status = await world.wait_status("turn 2 of 5")
     while (await world.bot.store.load_game(1)).status_message_id != status.id:  # recorded just after the post
         await asyncio.sleep(0.01)
     # The crash came after the post but before the database heard of it, and the bot stayed down longer
@@ -131,6 +132,6 @@ async def test_a_reveal_resent_after_the_nonce_is_forgotten_still_appears_once(w
     assert world.fake.requests_to("GET", rf"^/channels/{world.general.id}/messages$")
     record = await world.bot.store.load_game(1)
     assert record.announced_phase == 0
-    statuses = [m for m in world.fake.messages(world.general) if "Turn 2 of 5" in world.fake.visible_text(m)]
+    statuses = [m for m in world.fake.messages(world.general) if "turn 2 of 5" in world.fake.visible_text(m)]
     assert len(statuses) == 1
     assert "Game #1" in world.fake.visible_text(world.reveals()[0])

@@ -105,4 +105,4 @@ async def test_who_has_bid_is_shown_and_free_text_opens_a_modal(toys: World) -> 
     assert "Bid 4, secretly" in await toys.answer(acked)
     assert acked.response_type == 7  # submitted from the turn message: its answer updates who has bid
     shown = toys.fake.visible_text(toys.fake.world.messages[turn.id])
-    assert "Ana: has bid" in shown and "Ben: waiting" in shown and "4" not in shown.replace("Toy bids · game 1", "")
+    assert "Ana: has bid" in shown and "Ben: waiting" in shown and "4" not in shown.replace("Toy bids · game #1", "")

@@ -164,7 +164,8 @@ async def play_to_the_end(world: World) -> Message:
         numbers = {name: "".join(str(rng.choice(sorted(table.state.available(str(seat))))) for _ in range(3))
                    for seat, name in enumerate(("ana", "ben")) if table.state.available(str(seat))}
         await world.play_turn(numbers)
-    final = await eventually(lambda: [m for m in world.reveals() if "Game over" in world.fake.visible_text(m)],
+    final = await eventually(lambda: [m for m in world.reveals()
+                                      if "The Number · game over" in world.fake.visible_text(m)],
                              what="the final reveal")
     return final[0]
 
@@ -193,4 +194,4 @@ async def test_a_deadline_further_ahead_than_a_turn_is_capped_after_a_restart(wo
     assert record.deadline == pytest.approx(world.clock.now() + 60)
     await world.advance(61)
     reveal = await eventually(lambda: world.reveals(), what="the reveal one turn length after the restart")
-    assert "Ben: ⌛ missing" in world.fake.visible_text(reveal[0])
+    assert "Ben ⌛ missing" in world.fake.visible_text(reveal[0])

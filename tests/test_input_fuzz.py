@@ -37,7 +37,7 @@ async def world(fake_discord: FakeDiscord, db_path: Path, clock: FakeClock) -> A
     w = await make_world(fake_discord, db_path, clock)
     await w.start_game(("ana", "ben", "cy"))
     await w.play_turn({"ana": "713", "ben": "222", "cy": "999"})
-    await w.wait_status("Turn 2 of 5")
+    await w.wait_status("turn 2 of 5")
     yield w
     await w.stop_bot()
 

@@ -73,7 +73,8 @@ async def test_the_final_message_shows_each_change_and_stats_show_the_rating(wor
                 numbers[name] = "".join(str(rng.choice(free)) for _ in range(3))
         script.append({uid(world, n): v for n, v in numbers.items()})
         await world.play_turn(numbers)
-    final = await eventually(lambda: [m for m in world.reveals() if "Game over" in world.fake.visible_text(m)],
+    final = await eventually(lambda: [m for m in world.reveals()
+                                      if "The Number · game over" in world.fake.visible_text(m)],
                              what="the final reveal")
     text = world.fake.visible_text(final[0])
     assert "Ratings on this server" in text

@@ -22,7 +22,7 @@ def test_readme_reveal_picture_is_what_the_embed_code_renders() -> None:
     assert readme_block(README) == fenced(picture())
     shown = picture()
     assert "✅ approved" in shown and "❌ eliminated" in shown and "⌛ missing" in shown
-    assert "1\u0336" in shown  # a crossed digit is drawn struck through, as Discord shows ~~1~~
+    assert "🔺 Ana 7 · 0 2 4 6 7 8 9" in shown  # each score with its board's digits left (issue 36)
 
 
 async def _code_commands(tmp_path: Path) -> dict[str, list[str]]:

@@ -101,7 +101,7 @@ async def test_players_are_answered_while_the_restore_of_many_games_is_held(worl
     assert (await world.dm("ben", "240")).startswith("Locked in 240")
     reveal = await eventually(lambda: world.reveals(), what="turn 1's reveal")
     assert "`513`" in world.fake.visible_text(reveal[0]) and "`240`" in world.fake.visible_text(reveal[0])
-    await world.wait_status("Turn 2 of 5")
+    await world.wait_status("turn 2 of 5")
     assert not state.restored and not bot.scheduler.is_scheduled(("deadline", clones[0]))
     assert restore.caught_up[1] == 1
     restore.release.set()
@@ -110,7 +110,7 @@ async def test_players_are_answered_while_the_restore_of_many_games_is_held(worl
     # The restore went on without telling game 1 again, and armed every other game's deadline.
     assert restore.caught_up[1] == 1 and not any(restore.caught_up[i] for i in clones)
     assert len(world.reveals()) == 1
-    assert len([m for m in world.fake.messages(world.general) if "Turn 2 of 5" in world.fake.visible_text(m)]) == 1
+    assert len([m for m in world.fake.messages(world.general) if "turn 2 of 5" in world.fake.visible_text(m)]) == 1
     assert all(bot.scheduler.is_scheduled(("deadline", i)) for i in [1, *clones])
 
 

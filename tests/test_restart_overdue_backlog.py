@@ -76,7 +76,7 @@ async def test_every_overdue_step_is_told_once(world: World) -> None:
     await eventually(lambda: told(world, channels) == len(channels) and world.reveals(), what="every reveal")
     await eventually(lambda: not bot.scheduler.overdue(), what="the backlog to drain")
     for channel in [world.general, *channels]:
-        reveals = [m for m in world.fake.messages(channel) if ": reveal" in world.fake.visible_text(m)]
+        reveals = [m for m in world.fake.messages(channel) if " · reveal" in world.fake.visible_text(m)]
         assert len(reveals) == 1, channel.name  # turn 1 revealed by its deadline, once
     for game_id in [1, *clones]:
         record = await bot.store.load_game(game_id)

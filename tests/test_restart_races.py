@@ -59,8 +59,8 @@ async def test_a_deadline_passed_while_down_races_the_restart_sweep(world: World
     held.arm()  # the restart sweep's load is overtaken by the overdue deadline's reveal
     await world.start_bot()
     reveal = await eventually(lambda: world.reveals(), what="the overdue reveal")
-    assert "Ben: ⌛ missing" in world.fake.visible_text(reveal[0])
-    await world.wait_status("Turn 2 of 5")
+    assert "Ben ⌛ missing" in world.fake.visible_text(reveal[0])
+    await world.wait_status("turn 2 of 5")
     assert held.release.is_set()
     # The next turn takes choices and is revealed.
     assert (await world.dm("ana", "240")).startswith("Locked in 240 for round 1, turn 2")
@@ -86,7 +86,7 @@ async def test_two_first_choices_right_after_a_restart_are_both_revealed(world: 
     reveal = await eventually(lambda: world.reveals(), what="the reveal of both numbers")
     text = world.fake.visible_text(reveal[0])
     assert "`513` 🔺 Ana" in text and "`240` 🔷 Ben" in text and "missing" not in text
-    await world.wait_status("Turn 2 of 5")
+    await world.wait_status("turn 2 of 5")
     await world.play_turn({"ana": "240", "ben": "513"})
     assert len(world.reveals()) == 2
 
@@ -124,7 +124,7 @@ async def test_a_modal_submitted_while_its_turn_is_revealed_is_refused(world: Wo
     assert answer.ephemeral
     text = answer.text()
     assert "That turn is over" in text and "round 1, turn 2" in text, text
-    assert "Turn 2 of 5" in text and "Choose secretly" in text  # the new turn's state, with its button
+    assert "turn 2 of 5" in text and "Choose secretly" in text  # the new turn's state, with its button
     record = await store.load_game(1)
     assert [(a.phase, a.payload["number"]) for a in record.actions if a.kind == "choose" and a.seat == 1] == \
         [(0, "123")]  # 240 was stored for no turn

@@ -115,10 +115,10 @@ class Game:
         return [self.fake.visible_text(m) for m in self.fake.messages(self.channel)]
 
     def reveals(self) -> list[str]:
-        return [t for t in self.texts() if ": reveal" in t]
+        return [t for t in self.texts() if " · reveal" in t]
 
     def over(self) -> bool:
-        return "Game over" in "\n".join(self.reveals())
+        return "The Number · game over" in "\n".join(self.reveals())
 
     def status(self) -> tuple[int, Message] | None:
         """The turn the channel asks for now (0-9) and its status message, once the reveals agree."""
@@ -210,7 +210,8 @@ async def test_two_shard_processes_with_a_kill_each_play_both_games_exactly(
     for game in games:
         reveals = game.reveals()
         titles = [t.splitlines()[0] for t in reveals]
-        assert titles == [f"Round {i // 5 + 1} · Turn {i % 5 + 1}: reveal" for i in range(10)], titles
+        assert titles == [f"The Number · round {i // 5 + 1} of 2 · turn {i % 5 + 1} of 5 · reveal"
+                      for i in range(10)], titles
         for index, text in enumerate(reveals):  # every acknowledged number is the one revealed
             assert game.acked[index] == game.script(index)
             for name, number in game.script(index).items():
@@ -261,7 +262,8 @@ async def test_a_turn_shard_0_committed_for_a_game_of_shard_1_but_never_told_is_
         for bot in bots.values():
             await bot.stop()
     reveals = game.reveals()
-    assert [t.splitlines()[0] for t in reveals] == [f"Round 1 · Turn {n}: reveal" for n in (1, 2, 3)]
+    assert [t.splitlines()[0] for t in reveals] == [f"The Number · round 1 of 2 · turn {n} of 5 · reveal"
+                                                    for n in (1, 2, 3)]
     for index, text in enumerate(reveals):
         for name, chosen in game.acked[index].items():
             assert f"`{chosen}` " in text and name.capitalize() in text, text

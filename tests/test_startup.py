@@ -236,7 +236,7 @@ async def test_at_debug_the_libraries_stay_at_info_and_no_pending_number_is_logg
         await ana.send_dm("513")
         await eventually(lambda: fake.dms(ana) and "Locked in 513" in fake.dms(ana)[-1].content, timeout=5)
         await ben.send_dm("240")
-        await eventually(lambda: [m for m in fake.messages(general) if ": reveal" in fake.visible_text(m)],
+        await eventually(lambda: [m for m in fake.messages(general) if " · reveal" in fake.visible_text(m)],
                          timeout=5, what="the reveal")
     finally:
         proc.terminate()

@@ -334,7 +334,7 @@ async def test_final_reveal_carries_the_score_race(world: StatsWorld) -> None:
     rng = random.Random(7)
     for turn in range(10):
         if turn == 9:  # the final reveal is refused once (503): the retry must upload the whole chart again
-            await world.wait_status("Round 2 of 2 · Turn 5 of 5")
+            await world.wait_status("round 2 of 2 · turn 5 of 5")
             world.fake.fail_next("POST", rf"/channels/{world.general.id}/messages", 503, times=1)
         table = await world.bot.service.table(1)
         numbers = {}
@@ -343,7 +343,8 @@ async def test_final_reveal_carries_the_score_race(world: StatsWorld) -> None:
             if free:
                 numbers[name] = "".join(str(rng.choice(free)) for _ in range(3))
         await world.play_turn(numbers)
-    final = await eventually(lambda: [m for m in world.reveals() if "Game over" in world.fake.visible_text(m)],
+    final = await eventually(lambda: [m for m in world.reveals()
+                                      if "The Number · game over" in world.fake.visible_text(m)],
                              what="the final reveal")
     (attachment,) = final[0].attachments
     assert attachment.filename == "score-race-1.png" and attachment.data.startswith(PNG_SIGNATURE)

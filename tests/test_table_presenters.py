@@ -59,3 +59,16 @@ async def test_the_game_package_registers_a_full_presenter(key: str) -> None:
     for capability, needed in hooks.items():
         for name in needed if getattr(presenter, capability) else ():
             assert getattr(type(presenter), name) is not getattr(base, name), f"{key}: {capability} without {name}()"
+
+
+@pytest.mark.parametrize("key", [g.key for g in GAMES])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_rules_are_sections_short_enough_to_read(key: str, lang: str) -> None:
+    """``/<game> rules`` (issue 36: Binomial's was 2,700 characters with a field named "…"): each section (an
+    embed) reads in under 1,000 characters, and every section and field has a name of its own."""
+    bot = StubBot()
+    await importlib.import_module(f"cogs.{key}").setup(bot)
+    sections = bot.presenters.by_key[key].rules(lang).embeds
+    assert sections and all(len(e) < 1000 for e in sections), [len(e) for e in sections]
+    names = [e.title for e in sections] + [f.name for e in sections for f in e.fields]
+    assert all(name and name.strip(" .…") for name in names) and len(set(names)) == len(names), names

@@ -177,7 +177,7 @@ def test_round_end_shows_turn_five_crossings_and_the_next_round_resets_the_board
         scored = {row.split()[0]: int(re.search(r"crossed\s+(\d+) =", row).group(1)) for row in round_end}
         assert board_crossed == scored  # the boards shown are the ones the crossed digits are counted on
         assert sum(scored.values()) > 0
-    round_two = transcript.split("=== Round 2, turn 1/5")[1]
+    round_two = transcript.split("=== Round 2 of 2, turn 1 of 5")[1]
     assert "every board is reset" in round_two.split("Your number")[0]
     reset = _sections(round_two, "Boards")[0]
     assert all(row.split()[1:11] == [str(d) for d in range(10)] for row in reset)

@@ -85,7 +85,7 @@ def test_binomial_match_shows_each_games_result_before_the_next_begins() -> None
     status, text, _ = play_first_choices("binomial", 3, seed=4, options={"match": True})
     assert status == 0
     for game in (1, 2):
-        over = text.index(f"Game {game} is over.")
+        over = text.index(f"Game {game} of 3 is over.")
         scores = text.rindex("Scores: ", 0, over)
         assert text.index(f"Game {game + 1} of 3, roll 1 of 16") > over > scores
         assert f"Game {game + 1} of 3 begins." in text[over:]

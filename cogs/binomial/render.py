@@ -18,6 +18,7 @@ from bot.games.binomial.engine import Declared, Fight, Placed, Sheet, still_play
 from bot.games.binomial.rules import CARD_BY_KEY, CELLS, MAX_SEATS, MIN_SEATS, NUMBERS_PER_SHEET, ROLLS, show
 from bot.games.binomial.view import View, fitting
 from bot.i18n import catalog, t
+from cogs.seats import AI_MARK
 from cogs.table.presenter import Card, Choice, Happened, Inputs, Presenter, SeatInfo, who
 
 KEY = "binomial"
@@ -36,6 +37,11 @@ def info(seats: Sequence[SeatInfo], seat: int) -> SeatInfo | None:
 def name(seats: Sequence[SeatInfo], seat: int) -> str:
     found = info(seats, seat)
     return found.name if found else str(seat + 1)
+
+
+def plain(seat: SeatInfo) -> str:
+    """A seat's name without its symbol, an AI's marked once ("Ada 🤖")."""
+    return seat.name + (AI_MARK if seat.is_ai else "")
 
 
 def gone(seats: Sequence[SeatInfo], seat: int) -> bool:
@@ -73,6 +79,7 @@ def card_line(key: str, lang: str) -> str:
 
 
 def game_of(view: View, lang: str) -> str:
+    """" · game 2 of 3" in a match's titles; nothing in a single game (no "game 1" outside a match)."""
     return t("binomial.game_of", lang, game=view.game, games=view.games) if view.games > 1 else ""
 
 
@@ -80,9 +87,15 @@ def scores_line(scores: Sequence[int], seats: Sequence[SeatInfo], lang: str) -> 
     return t("binomial.scores", lang, scores=" · ".join(f"{who(seats, s)} {p}" for s, p in enumerate(scores)))
 
 
-def reveal_text(fight: Fight, seats: Sequence[SeatInfo], lang: str) -> str:
-    """A round's reveal: every fighter's number, what dropped out, the winner, the points, chairman, scores."""
-    lines = [t("binomial.reveal.title", lang, round=fight.round, card=card_line(fight.card, lang))]
+def reveal_text(fight: Fight, seats: Sequence[SeatInfo], lang: str, *, after: View | None = None,
+                heading: bool = True) -> str:
+    """A round's reveal: every fighter's number, what dropped out, the winner, the points, chairman, scores.
+    ``heading``: it opens with "Reveal of round N" (told inside another message); without it, under a title that
+    names the round already, it opens with the card and its rule. The end of a game of a match is said, with every
+    sheet, only when another game follows (the final message shows the last game's sheets)."""
+    head = (t("binomial.reveal.title", lang, round=fight.round, card=card_line(fight.card, lang)) if heading
+            else card_line(fight.card, lang))
+    lines = [head]
     if fight.fighters:
         lines.append(t("binomial.reveal.fighters", lang,
                        fighters=", ".join(f"{who(seats, s)} {num(n)}" for s, n in fight.fighters)))
@@ -109,8 +122,8 @@ def reveal_text(fight: Fight, seats: Sequence[SeatInfo], lang: str) -> str:
     lines.append(scores_line(fight.scores, seats, lang))
     for seat in fight.last_number:
         lines.append(t("binomial.reveal.last_number", lang, name=who(seats, seat)))
-    if fight.game_over:
-        lines.append(t("binomial.reveal.game_over", lang, game=fight.game))
+    if fight.game_over and after is not None and not after.over:
+        lines.append(t("binomial.reveal.game_over", lang, game=fight.game, games=after.games))
         for seat, numbers in enumerate(fight.sheets or ()):  # every sheet is public once its game is over
             lines.append(t("binomial.reveal.sheet", lang, name=who(seats, seat),
                            numbers=" ".join(num(n) for n in numbers)))
@@ -121,7 +134,7 @@ def event_line(happened: Happened, seats: Sequence[SeatInfo], lang: str) -> str 
     """A step told in the channel (None: nothing worth a line); never a placement's cell nor a pick."""
     event = happened.event
     if isinstance(event, Fight):
-        return reveal_text(event, seats, lang)
+        return reveal_text(event, seats, lang, after=happened.after)
     if isinstance(event, Placed) and happened.timed_out:
         names = ", ".join(name(seats, s) for s in sorted(happened.timed_out))
         return t("binomial.event.auto_placed", lang, roll=event.roll, digit=event.digit, names=names)
@@ -167,15 +180,15 @@ class BinomialPresenter(Presenter):
         return text
 
     def rules(self, lang: str) -> Card:
+        """``/binomial rules`` in sections short enough to read, one embed each (issue 36: under 1,000 characters
+        apiece): how to play, the 16 postulates in two halves, the variants."""
         lines = [card_line(k, lang) for k in CARD_BY_KEY]
-        embed = discord.Embed(title=t("binomial.rules.title", lang), description=t("binomial.rules.text", lang),
-                              colour=self.colour)
-        half = len(lines) // 2  # a field holds 1024 characters: the 16 cards take two
-        embed.add_field(name=t("binomial.rules.cards", lang), value="\n".join(lines[:half]), inline=False)
-        embed.add_field(name="…", value="\n".join(lines[half:]), inline=False)
-        embed.add_field(name=t("binomial.rules.variants_title", lang), value=t("binomial.rules.variants", lang),
-                        inline=False)
-        return Card(embeds=(embed,))
+        half = len(lines) // 2
+        return Card(embeds=(
+            self.embed(t("binomial.rules.title", lang), t("binomial.rules.text", lang)),
+            self.embed(t("binomial.rules.cards_part", lang, part=1), "\n".join(lines[:half])),
+            self.embed(t("binomial.rules.cards_part", lang, part=2), "\n".join(lines[half:])),
+            self.embed(t("binomial.rules.variants_title", lang), t("binomial.rules.variants", lang))))
 
     # The thread hook: one message for the whole numerology, one per round of declarations.
     def thread(self, view: View, prompt: Prompt) -> str | None:
@@ -189,8 +202,8 @@ class BinomialPresenter(Presenter):
                lang: str) -> Card:
         lines = [self.since_text(since, seats, lang)]
         if prompt.kind == "place":
-            placed = [s.name for s in seats if not s.awaited and not s.gone]
-            waiting = [s.name for s in seats if s.awaited]
+            placed = [plain(s) for s in seats if not s.awaited and not s.gone]
+            waiting = [plain(s) for s in seats if s.awaited]
             lines.append(t("binomial.roll.line", lang, roll=len(view.rolls), rolls=ROLLS, digit=view.pending,
                            placed=names_or_nobody(placed, lang), waiting=names_or_nobody(waiting, lang)))
             lines.append(t("binomial.roll.rolls", lang, digits=" ".join(map(str, view.rolls))))
@@ -203,7 +216,7 @@ class BinomialPresenter(Presenter):
             lines.append(card_line(view.card, lang))
             lines.append(t("binomial.round.chairman", lang, name=chair(seats, view.chairman, view.seats)))
             if prompt.kind == "pick":
-                waiting = [s.name for s in seats if s.awaited]
+                waiting = [plain(s) for s in seats if s.awaited]
                 lines.append(t("binomial.round.dark", lang, waiting=names_or_nobody(waiting, lang)))
             else:
                 for seat, fights in view.declared:
@@ -226,14 +239,16 @@ class BinomialPresenter(Presenter):
         view: View = happened.after
         before: View = happened.before
         event = happened.event
-        lines = [self.since_text(since, seats, lang)]
+        # The end of a phase keeps no line about a step it closed (a roll placed for a player, a declaration
+        # passed by the timer): what is left to tell is the phase's outcome.
+        lines = [self.since_text([h for h in since if not isinstance(h.event, (Placed, Declared))], seats, lang)]
         if isinstance(event, Placed):
             title = t("binomial.roll.done_title", lang, game=game_of(before, lang))
-            lines.append(event_line(happened, seats, lang) or "")
             lines.append(t("binomial.roll.done", lang, digits=" ".join(map(str, before.rolls))))
         elif isinstance(event, Fight):
-            title = t("binomial.reveal.heading", lang, round=event.round, card=card_title(event.card, lang))
-            lines.append(reveal_text(event, seats, lang))
+            title = t("binomial.reveal.heading", lang, round=event.round, rounds=len(CARD_BY_KEY),
+                      game=game_of(before, lang))
+            lines.append(reveal_text(event, seats, lang, after=view, heading=False))
         else:
             title = t("binomial.round.title", lang, round=before.round, rounds=len(CARD_BY_KEY),
                       card=card_title(before.card or "", lang) if before.card else "", game=game_of(before, lang))
@@ -360,7 +375,8 @@ class BinomialPresenter(Presenter):
         if view.over:
             return self.final(view, seats, (), lang)
         chairman = t("binomial.round.chairman", lang, name=chair(seats, view.chairman, view.seats))
-        embed = self.embed(t("binomial.score.title", lang), "\n".join(x for x in (game_of(view, lang), chairman) if x))
+        match = game_of(view, lang).removeprefix(" · ")
+        embed = self.embed(t("binomial.score.title", lang), "\n".join(x for x in (match, chairman) if x))
         for seat in range(view.seats):
             found = info(seats, seat)
             mark = (t("binomial.left", lang) if found and found.gone

@@ -15,7 +15,7 @@ from bot.core.errors import UnknownLevel
 from bot.core.service import GameService
 from bot.http_pacing import in_background
 from bot.i18n import t
-from cogs.seats import safe_name, seat_style
+from cogs.seats import marked_name, safe_name, seat_style
 from storage.base import GameRecord, GameStore
 
 from .answering import InteractionAnswers
@@ -129,7 +129,7 @@ class Lobby:
         game = self.service.game_of(record.kind)
         embed = discord.Embed(title=t("core.lobby.title", lang, game=presenter.title(lang)),
                               description=headline or presenter.lobby(record.options, lang), colour=presenter.colour)
-        names = [f"{seat_style(s.seat).symbol} {safe_name(s.name)}"
+        names = [f"{seat_style(s.seat).symbol} {marked_name(s.name, s.is_ai)}"
                  + (t("core.lobby.host", lang) if s.user_id == record.host_id else "") for s in record.seated]
         embed.add_field(name=t("core.lobby.seats", lang, taken=len(names), max=game.seats.stop - 1),
                         value="\n".join(names) or t("core.lobby.nobody", lang), inline=False)

@@ -80,10 +80,11 @@ import discord
 
 from bot.core.game import Action, Prompt, RuleError, Seat
 from bot.i18n import catalog, t
-from cogs.seats import seat_style
+from cogs.seats import AI_MARK, seat_style
 from storage.base import GameRecord
 
 MAX_CHOICES = 25  # buttons on one message (5 rows of 5), options in one select
+RULES_SECTION = 900  # characters of rules in one embed (issue 36: a long text is split into sections)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,9 +191,10 @@ class Happened:
 
 
 def who(seats: Sequence[SeatInfo], seat: Seat) -> str:
-    """A seat as the channel names it: its symbol and its (escaped) name, or its number when unknown."""
+    """A seat as the channel names it: its symbol and its (escaped) name, an AI's marked once ("🔷 Ada 🤖"), or its
+    number when unknown."""
     found = next((s for s in seats if s.seat == seat), None)
-    return f"{seat_style(seat).symbol} {found.name if found is not None else seat + 1}"
+    return f"{seat_style(seat).symbol} {found.name + (AI_MARK if found.is_ai else '') if found else seat + 1}"
 
 
 class Presenter:
@@ -270,8 +272,16 @@ class Presenter:
         return t(f"{self.key}.title", lang)
 
     def rules(self, lang: str) -> Card:
-        """``/<key> rules``: ``<key>.rules.title`` and ``<key>.rules.text``."""
-        return Card(embeds=(self.embed(t(f"{self.key}.rules.title", lang), t(f"{self.key}.rules.text", lang)),))
+        """``/<key> rules``: ``<key>.rules.title`` and ``<key>.rules.text``, in sections of at most
+        ``RULES_SECTION`` characters cut at line breaks, one embed each (short enough to read)."""
+        title, sections = t(f"{self.key}.rules.title", lang), [""]
+        for line in t(f"{self.key}.rules.text", lang).split("\n"):
+            if sections[-1] and len(sections[-1]) + len(line) >= RULES_SECTION:
+                sections.append("")
+            sections[-1] += ("\n" if sections[-1] else "") + line
+        count = len(sections)
+        return Card(embeds=tuple(self.embed(f"{title} ({i + 1}/{count})" if count > 1 else title, text)
+                                 for i, text in enumerate(sections)))
 
     def ack(self, action: Action, changed: bool, lang: str) -> str:
         """A private acknowledgement of a sealed draft (never shown to anyone else)."""

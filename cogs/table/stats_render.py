@@ -9,7 +9,7 @@ import discord
 from bot.core.game import Result
 from bot.core.stats import PlayerStats
 from bot.i18n import t
-from cogs.seats import safe_name, seat_style
+from cogs.seats import plain_name, safe_name, seat_style
 from storage.base import GameRecord, SeatRecord
 from storage.stats import GameLine, LeaderPage, RankBy
 
@@ -18,7 +18,8 @@ Field = tuple[str, str]  # (name, value) of an embed field
 
 
 def who(seat: SeatRecord, short: bool = False) -> str:
-    name = seat.name if not short or len(seat.name) <= 16 else seat.name[:15] + "…"
+    name = plain_name(seat.name, seat.is_ai)
+    name = name if not short or len(name) <= 16 else name[:15] + "…"
     return f"{seat_style(seat.seat).symbol} {safe_name(name)}{' 🤖' if seat.is_ai else ''}"
 
 

@@ -13,7 +13,7 @@ import discord
 from bot.core.service import StepReport
 from bot.core.table import Table
 from bot.i18n import t
-from cogs.seats import safe_name
+from cogs.seats import plain_name, safe_name
 
 from .presenter import Card, Happened, SeatInfo
 
@@ -30,8 +30,8 @@ def edit_fields(card: Card) -> dict[str, Any]:
 def seat_infos(table: Table) -> list[SeatInfo]:
     seated = table.seated
     awaited = table.awaited() if table.running else frozenset()
-    return [SeatInfo(s.seat, safe_name(s.name), s.is_ai, s.seat not in seated, table.running and table.away(s.seat),
-                     s.seat in awaited, s.state) for s in table.record.seats]
+    return [SeatInfo(s.seat, safe_name(plain_name(s.name, s.is_ai)), s.is_ai, s.seat not in seated,
+                     table.running and table.away(s.seat), s.seat in awaited, s.state) for s in table.record.seats]
 
 
 def happened(table: Table, report: StepReport) -> Happened:

@@ -61,7 +61,7 @@ class TheNumberPresenter(TheNumberLegacy, Presenter):
         return render.lobby_embed(record, int(record.options.get("turn_seconds", 120)), lang, host_passed=passed)
 
     def rules(self, lang: str) -> Card:
-        return Card(embeds=(render.rules_embed(lang),))
+        return Card(embeds=render.rules_embeds(lang))
 
     def join_dm(self, channel_id: int, lang: str) -> str:
         return render.join_dm_text(channel_id, lang)
@@ -94,7 +94,9 @@ class TheNumberPresenter(TheNumberLegacy, Presenter):
     def reported(self, message: discord.Message, happened: Happened) -> bool:
         """Whether ``message`` is this turn's reveal (after a restart: it may have been posted before the stop)."""
         outcome = happened.event
-        titles = {t("thenumber.reveal.title", lang, round=outcome.round, turn=outcome.turn) for lang in LANGUAGES}
+        titles = {render.reveal_title(outcome.round, outcome.turn, lang) for lang in LANGUAGES}
+        titles |= {t("thenumber.reveal.title", lang, round=outcome.round, turn=outcome.turn)  # posted before
+                   for lang in LANGUAGES}  # issue 36's titles
         footers = {render.reveal_footer(happened.game_id, lang) for lang in LANGUAGES}
         return any(e.title in titles and e.footer.text in footers for e in message.embeds)
 

@@ -13,7 +13,7 @@ from bot.games.thenumber import rules
 from bot.games.thenumber.check import SeatResult, Status
 from bot.games.thenumber.engine import PublicView, TurnOutcome
 from bot.i18n import t
-from cogs.seats import safe_name, seat_style
+from cogs.seats import AI_MARK, marked_name, safe_name, seat_style
 from cogs.table.presenter import SeatInfo
 from storage.base import GameRecord, SeatRecord
 
@@ -22,11 +22,11 @@ DIGITS = range(rules.DIGIT_COUNT)
 
 
 def who(seat: SeatRecord | SeatInfo) -> str:
-    """A seat's symbol, name (escaped) and a robot for an AI player."""
+    """A seat's symbol, name (escaped) and, once, a robot for an AI player ("🔷 Ada 🤖")."""
     style = seat_style(seat.seat)
-    robot = " 🤖" if seat.is_ai else ""
-    name = seat.name if isinstance(seat, SeatInfo) else safe_name(seat.name)  # a SeatInfo's is escaped
-    return f"{style.symbol} {name}{robot}"
+    if isinstance(seat, SeatInfo):  # its name is escaped already, without the stored " (AI)"
+        return f"{style.symbol} {seat.name}{AI_MARK if seat.is_ai else ''}"
+    return f"{style.symbol} {marked_name(seat.name, seat.is_ai)}"
 
 
 def digits_text(digits: frozenset[int] | set[int], lang: str) -> str:
@@ -70,8 +70,16 @@ def lobby_closed_embed(record: GameRecord, headline: str, lang: str) -> discord.
 
 
 # Turn status ------------------------------------------------------------------------------------
+# The turn message is read on a phone, with the reveal of the turn before above it: one short line per seat in the
+# reveal, the scores and boards together, who still chooses on one line (issue 36: at most 600 characters at 4
+# seats, reveal and next turn together).
 def turn_title(view: PublicView, lang: str) -> str:
-    return t("thenumber.turn.title", lang, round=view.round, rounds=rules.ROUNDS, turn=view.turn,
+    """"The Number · round 1 of 2 · turn 2 of 5": the one pattern of every game's titles."""
+    return step_title(view.round, view.turn, lang)
+
+
+def step_title(round_no: int, turn: int, lang: str) -> str:
+    return t("thenumber.turn.title", lang, round=round_no, rounds=rules.ROUNDS, turn=turn,
              turns=rules.TURNS_PER_ROUND)
 
 
@@ -84,42 +92,46 @@ def _out_of_turn(view: PublicView, seat: SeatInfo, lang: str) -> str | None:
     return None
 
 
-def status_embed(view: PublicView, seats: Sequence[SeatInfo], deadline: float | None, lang: str) -> discord.Embed:
-    lines = []
+def players_lines(view: PublicView, seats: Sequence[SeatInfo], lang: str, *, closed: bool = False) -> list[str]:
+    """Who still chooses ("⏳ To choose: 🔺 Ana, 🟢 Ben": the others have chosen), then each seat out of the turn
+    with its reason. ``closed``: the turn is over, the awaited seats missed it."""
+    waiting, out = [], []
     for seat in seats:
         mark = _out_of_turn(view, seat, lang)
-        if mark is None and seat.awaited:
-            mark = t("thenumber.status.choosing", lang) + (t("thenumber.status.away", lang) if seat.away else "")
-        elif mark is None:
-            mark = t("thenumber.status.chosen", lang)
-        lines.append(f"{who(seat)}: {mark}")
+        if mark is not None:
+            out.append(f"{who(seat)} ({mark})")
+        elif seat.awaited:
+            waiting.append(who(seat) + (t("thenumber.status.away", lang) if seat.away and not closed else ""))
+    lines = []
+    if waiting:
+        lines.append(t("thenumber.closed.missed" if closed else "thenumber.status.choosing", lang,
+                       names=", ".join(waiting)))
+    if out:
+        lines.append(", ".join(out))
+    return lines
+
+
+def status_embed(view: PublicView, seats: Sequence[SeatInfo], deadline: float | None, lang: str) -> discord.Embed:
     double = t("thenumber.status.double", lang) if view.turn == rules.TURNS_PER_ROUND else ""
-    when = f"<t:{int(deadline)}:R>" if deadline else t("thenumber.status.when_all", lang)
+    when = t("thenumber.status.reveal_at", lang, deadline=f"<t:{int(deadline)}:R>") if deadline else ""
     embed = discord.Embed(title=t("thenumber.status.title", lang, turn_title=turn_title(view, lang)), colour=ACCENT)
-    embed.description = "\n".join([t("thenumber.status.bonus", lang, bonus=rules.bonus_for(view.turn)) + double,
-                                   t("thenumber.status.reveal_at", lang, deadline=when), t("thenumber.status.how",
-                                                                                           lang)])
-    embed.add_field(name=t("thenumber.status.players", lang), value="\n".join(lines), inline=False)
+    embed.description = "\n".join([t("thenumber.status.bonus", lang, bonus=rules.bonus_for(view.turn)) + double + when,
+                                   t("thenumber.status.how", lang), *players_lines(view, seats, lang)])
     return embed
 
 
 def reminder_line(awaited: Sequence[SeatInfo], seconds: int, lang: str) -> str:
-    """The turn message's reminder: who is still awaited (names, never a mention)."""
-    return t("thenumber.status.reminder", lang, seconds=seconds, names=", ".join(who(s) for s in awaited))
+    """The turn message's reminder: the time left (who is awaited is the turn's own "To choose" line; each of
+    them is reminded by DM too)."""
+    return t("thenumber.status.reminder", lang, seconds=seconds)
 
 
 def closed_embed(view: PublicView, seats: Sequence[SeatInfo], by_deadline: bool, lang: str) -> discord.Embed:
     """A turn message once its turn is over (the reveal follows in the next message): who chose, who did not."""
-    lines = []
-    for seat in seats:
-        mark = _out_of_turn(view, seat, lang)
-        if mark is None:
-            mark = t("thenumber.closed.missed" if seat.awaited else "thenumber.status.chosen", lang)
-        lines.append(f"{who(seat)}: {mark}")
     embed = discord.Embed(title=t("thenumber.closed.title", lang, turn_title=turn_title(view, lang)),
                           colour=discord.Colour.dark_grey())
-    embed.description = t("thenumber.closed.below_deadline" if by_deadline else "thenumber.closed.below", lang)
-    embed.add_field(name=t("thenumber.status.players", lang), value="\n".join(lines), inline=False)
+    embed.description = "\n".join([t("thenumber.closed.below_deadline" if by_deadline else "thenumber.closed.below",
+                                     lang), *players_lines(view, seats, lang, closed=True)])
     return embed
 
 
@@ -145,57 +157,64 @@ def result_line(seat: SeatInfo, r: SeatResult, lang: str) -> str:
 
 
 def board_line(crossed: frozenset[int]) -> str:
+    """A board in full, crossed digits struck through (``/digits``)."""
     return " ".join(f"~~{d}~~" if d in crossed else f"**{d}**" for d in DIGITS)
 
 
-def boards_text(seats: Sequence[SeatInfo], crossed: Mapping[str, frozenset[int]]) -> str:
-    return "\n".join(f"{who(s)}: {board_line(crossed[str(s.seat)])}" for s in seats)
+def left_text(crossed: frozenset[int], lang: str) -> str:
+    """The digits a board still has, spaced so they never read as a number ("0 2 5 9")."""
+    return digits_text(frozenset(DIGITS) - crossed, lang)
+
+
+def standings_lines(seats: Sequence[SeatInfo], view: PublicView, crossed: Mapping[str, frozenset[int]],
+                    round_end: int | None, lang: str) -> str:
+    """Each seat's total, best first, with its board's digits left; at a round's end, what its crossed digits
+    added instead (the boards are wiped)."""
+    lines = []
+    for s in sorted(seats, key=lambda s: -view.totals[str(s.seat)]):
+        key = str(s.seat)
+        if round_end is None:
+            lines.append(t("thenumber.reveal.standing", lang, name=who(s), total=view.totals[key],
+                           left=left_text(crossed[key], lang)))
+        else:
+            turns = sum(view.points[key][round_end - 1])
+            lines.append(t("thenumber.reveal.standing_end", lang, name=who(s), total=view.totals[key],
+                           crossed=view.round_totals[key][round_end - 1] - turns))
+    return "\n".join(lines)
 
 
 def reveal_embeds(outcome: TurnOutcome, before: PublicView, after: PublicView, seats: Sequence[SeatInfo],
                   game_id: int, by_deadline: bool, lang: str) -> list[discord.Embed]:
-    """A turn's reveal: the tower of numbers, the boards after it, the scores (and a round's end, the end)."""
+    """A turn's reveal: the tower of numbers, then the scores with the boards after it (at a round's end, what the
+    crossed digits added), and the end of the game after the last turn. ``by_deadline``: said by the missing
+    seats' own lines."""
     by_key = {str(s.seat): s for s in seats}
     tower = [result_line(by_key[k], r, lang) for k, r in outcome.tower()]
     tower += [result_line(by_key[k], r, lang) for k, r in outcome.results.items() if r.number is None]
-    embed = discord.Embed(title=t("thenumber.reveal.title", lang, round=outcome.round, turn=outcome.turn),
-                          colour=ACCENT)
-    why = t("thenumber.reveal.because_deadline" if by_deadline else "thenumber.reveal.because_all", lang)
-    embed.description = "\n".join([t("thenumber.reveal.tower", lang), *tower, "", why])
+    embed = discord.Embed(title=reveal_title(outcome.round, outcome.turn, lang), colour=ACCENT,
+                          description="\n".join(tower))
+    round_end = outcome.round if outcome.turn == rules.TURNS_PER_ROUND else None
     # Boards as they stand after this turn, before a new round wipes them.
     crossed = {k: before.crossed[k] | r.crossed for k, r in outcome.results.items()}
-    embed.add_field(name=t("thenumber.reveal.boards", lang), value=boards_text(seats, crossed), inline=False)
-    embed.add_field(name=t("thenumber.reveal.scores", lang), value=scores_text(seats, after), inline=False)
+    heading = ("thenumber.reveal.scores" if round_end is None else "thenumber.reveal.scores_end")
+    value = standings_lines(seats, after, crossed, round_end, lang)
+    if round_end is not None and round_end < rules.ROUNDS:
+        value += "\n" + t("thenumber.round_end.wiped", lang)
+    embed.add_field(name=t(heading, lang, round=outcome.round), value=value, inline=False)
     embed.set_footer(text=reveal_footer(game_id, lang))
     embeds = [embed]
-    if outcome.turn == rules.TURNS_PER_ROUND:
-        embeds.append(round_end_embed(seats, after, outcome.round, lang))
     if after.finished:
         embeds.append(final_embed(seats, after, lang))
     return embeds
 
 
+def reveal_title(round_no: int, turn: int, lang: str) -> str:
+    return t("thenumber.reveal.heading", lang, turn_title=step_title(round_no, turn, lang))
+
+
 def reveal_footer(game_id: int, lang: str) -> str:
     """Names the game; with the title it identifies a reveal, so a restart can see it was posted."""
     return t("thenumber.reveal.footer", lang, game=game_id)
-
-
-def scores_text(seats: Sequence[SeatInfo], view: PublicView) -> str:
-    ranked = sorted(seats, key=lambda s: -view.totals[str(s.seat)])
-    return "\n".join(f"{who(s)}: **{view.totals[str(s.seat)]}**" for s in ranked)
-
-
-def round_end_embed(seats: Sequence[SeatInfo], view: PublicView, round_no: int, lang: str) -> discord.Embed:
-    lines = []
-    for s in seats:
-        key = str(s.seat)
-        turns = sum(view.points[key][round_no - 1])
-        total = view.round_totals[key][round_no - 1]
-        lines.append(t("thenumber.round_end.line", lang, name=who(s), turns=turns, crossed=total - turns, total=total))
-    if round_no < rules.ROUNDS:
-        lines.append(t("thenumber.round_end.wiped", lang))
-    return discord.Embed(title=t("thenumber.round_end.title", lang, round=round_no), description="\n".join(lines),
-                         colour=discord.Colour.gold())
 
 
 def final_embed(seats: Sequence[SeatInfo], view: PublicView, lang: str) -> discord.Embed:
@@ -263,12 +282,12 @@ def join_dm_text(channel_id: int, lang: str) -> str:
     return t("thenumber.dm.join", lang, channel=f"<#{channel_id}>")
 
 
-def rules_embed(lang: str) -> discord.Embed:
-    embed = discord.Embed(title=t("thenumber.rules.title", lang), colour=ACCENT)
-    embed.description = t("thenumber.rules.body", lang, min=rules.MIN_SEATS, max=rules.MAX_SEATS, rounds=rules.ROUNDS,
-                          turns=rules.TURNS_PER_ROUND)
+def rules_embeds(lang: str) -> tuple[discord.Embed, discord.Embed]:
+    """The rules in two sections, each short enough to read: how to play, the bonus of each turn."""
+    body = t("thenumber.rules.body", lang, min=rules.MIN_SEATS, max=rules.MAX_SEATS, rounds=rules.ROUNDS,
+             turns=rules.TURNS_PER_ROUND)
     bonus = " · ".join(t("thenumber.rules.bonus_item", lang, turn=i, bonus=b) for i, b in enumerate(rules.TURN_BONUS,
                                                                                                     start=1))
-    embed.add_field(name=t("thenumber.rules.bonus_title", lang), value=bonus, inline=False)
-    return embed
+    return (discord.Embed(title=t("thenumber.rules.title", lang), colour=ACCENT, description=body),
+            discord.Embed(title=t("thenumber.rules.bonus_title", lang), colour=ACCENT, description=bonus))
 

@@ -160,14 +160,13 @@ class BinomialScreen:
         lines.append(scores_line(fight.scores, seats, words))  # the game's scores, even when the next begins
         for seat in fight.last_number:
             lines.append(words("binomial.reveal.last_number", name=seats.name(seat)))
-        if fight.game_over:
-            lines.append(words("binomial.reveal.game_over", game=fight.game))
+        if fight.game_over and not after.over:  # a game of a match: the final tells the last one, sheets included
+            lines.append(words("binomial.reveal.game_over", game=fight.game, games=after.games))
             for seat, numbers in enumerate(fight.sheets or ()):
                 lines.append(words("binomial.reveal.sheet", name=seats.name(seat),
                                    numbers=" ".join(show(n) for n in numbers)))
-            if not after.over:
-                lines.append("Match so far: " + " · ".join(f"{seats.name(s)} {t}" for s, t in enumerate(after.totals))
-                             + f". Game {fight.game + 1} of {after.games} begins.")
+            lines.append("Match so far: " + " · ".join(f"{seats.name(s)} {t}" for s, t in enumerate(after.totals))
+                         + f". Game {fight.game + 1} of {after.games} begins.")
         return "\n".join(_wrap(line) for line in lines)
 
     def board(self, view: View, seats: Any, words: Any) -> str:

@@ -56,7 +56,8 @@ def _fit(line: str, indent: int) -> str:
 def turn_header(round_no: int, turn: int) -> str:
     mult = multiplier_for(turn)
     doubled = f", first digit counts x{mult}" if mult > 1 else ""
-    return f"=== Round {round_no}, turn {turn}/{TURNS_PER_ROUND} (bonus +{bonus_for(turn)}{doubled}) ==="
+    return (f"=== Round {round_no} of {ROUNDS}, turn {turn} of {TURNS_PER_ROUND} (bonus +{bonus_for(turn)}{doubled})"
+            " ===")  # the words of Discord's titles (The Number · round 1 of 2 · turn 1 of 5)
 
 
 def _points(result: SeatResult, turn: int) -> str:
@@ -76,10 +77,10 @@ def _why(result: SeatResult, names: Mapping[str, str]) -> str:
         return f"eliminated: shares {format_digits(result.shared)} with {blocker}"
     if result.status is Status.INVALID:
         return "invalid: uses a crossed-off digit"
-    if result.status is Status.MISSING:
-        return "missing: no number"
+    if result.status is Status.MISSING:  # the words of Discord's reveal
+        return "missing: no number in time"
     if result.status is Status.EXHAUSTED:
-        return "exhausted: no digit left this round"
+        return "sits out: no digit left"
     return "approved"
 
 

@@ -33,24 +33,24 @@ MESSAGES = {
     "binomial.variant.match": "a match of three games",
     "binomial.none": "none",
     "binomial.nobody": "nobody",
-    "binomial.game_of": "game {game} of {games}",
+    "binomial.game_of": " · game {game} of {games}",
     "binomial.points.x": "X points (one per fighter)",
     "binomial.points.n": "{n} {n:plural:point|points}",
     "binomial.card.line": "**{card}**: {fits}; {points}",
     "binomial.scores": "Scores: {scores}",
     "binomial.unused_left": "Numbers left: {counts}",
     "binomial.away": "Away (timed out twice in a row): {names}",
-    "binomial.roll.title": "Binomial · numerology {game}",
+    "binomial.roll.title": "Binomial{game} · numerology",
     "binomial.roll.line": "Roll {roll} of {rolls}: {digit} - placed: {placed}; waiting: {waiting}",
     "binomial.roll.rolls": "Rolls so far: {digits}",
     "binomial.roll.chairman": "First chairman (drawn at random): {name}",
     "binomial.roll.how": ("Press **Place secretly** to choose a cell, or DM me a cell like `3b`. You may change "
                           "it until everyone has placed; when time runs out the digit goes in your first free cell."),
-    "binomial.roll.done_title": "Binomial · numerology over {game}",
+    "binomial.roll.done_title": "Binomial{game} · numerology over",
     "binomial.roll.done": "The 16 rolls: {digits}. Every sheet is full: the colloquium begins.",
     "binomial.event.auto_placed": "Roll {roll} ({digit}): time ran out, placed automatically for {names}.",
     "binomial.event.timed_out": "{name} did not declare in time: a pass.",
-    "binomial.round.title": "Binomial · round {round} of {rounds}: {card} {game}",
+    "binomial.round.title": "Binomial{game} · round {round} of {rounds} · {card}",
     "binomial.left": " (left the game)",
     "binomial.round.left": "{name} has left the game: no declaration",
     "binomial.round.chairman": "Chairman: {name}",
@@ -59,7 +59,7 @@ MESSAGES = {
     "binomial.round.to_declare": "To declare: {name}: **Fight** or **Pass** (or DM me `pass` or a number).",
     "binomial.round.dark": ("In the dark: everybody declares at once with **Declare secretly** (or a DM). "
                             "Waiting: {waiting}"),
-    "binomial.reveal.heading": "Binomial · reveal of round {round}: {card}",
+    "binomial.reveal.heading": "Binomial{game} · round {round} of {rounds} · reveal",
     "binomial.reveal.title": "**Reveal of round {round}**: {card}",
     "binomial.reveal.fighters": "Fighters: {fighters}",
     "binomial.reveal.nobody_fought": "Nobody fought.",
@@ -72,7 +72,7 @@ MESSAGES = {
     "binomial.reveal.chairman": "Chairman: {name}",
     "binomial.reveal.last_number": "Openness: {name} has one number left.",
     "binomial.reveal.sheet": "{name}'s sheet: {numbers}",
-    "binomial.reveal.game_over": "Game {game} is over.",
+    "binomial.reveal.game_over": "Game {game} of {games} is over.",
     "binomial.final.title": "Binomial · game over",
     "binomial.final.winners": "Winner: {names}",
     "binomial.final.seat": "{name}: {score} {score:plural:point|points}",
@@ -134,18 +134,18 @@ MESSAGES = {
     "binomial.error.game_over": "The game is over.",
     "binomial.rules.title": "How to play Binomial",
     "binomial.rules.text": (
-        "**Numerology.** A ten-sided die is rolled 16 times. After each roll every player secretly writes the "
-        "digit in a free cell of their sheet (cells 1a 1b ... 8b: number k is written k a then k b), so the "
-        "sheet ends with eight two-digit numbers (05 and 00 count). When time runs out, the digit goes in your "
-        "first free cell.\n"
-        "**Colloquium.** The 16 postulate cards are turned one by one. From the chairman, each player in turn "
-        "says fight or pass; a fighter secretly picks one of their unused numbers that fits the card. Then the "
-        "numbers are revealed: a single fighter wins; otherwise numbers picked twice or more cancel out and the "
-        "best remaining number by the card wins (a tie: the largest number). Every fighter's number is used up. "
-        "The winner takes the card's points and becomes chairman. X means one point per fighter.\n"
-        "The game ends after the last card or when someone has used their last number. Highest total wins.\n"
-        "Use `/binomial sheet` to see your own sheet at any moment; `/score` and `/board` show public facts."),
+        "**Numerology.** A ten-sided die is rolled 16 times. After each roll everyone secretly writes the digit in "
+        "a free cell of their sheet (1a 1b ... 8b: number k is k a then k b), building eight two-digit numbers "
+        "(05 and 00 count). When time runs out, the digit goes in your first free cell.\n"
+        "**Colloquium.** The 16 postulate cards are turned one by one. From the chairman, each player says fight "
+        "or pass; a fighter secretly picks an unused number of theirs that fits the card. Then the numbers are "
+        "revealed: a lone fighter wins; otherwise numbers picked twice or more cancel out and the best remaining "
+        "one wins (a tie: the largest). Fighters' numbers are used up. The winner takes the card's points (X: one "
+        "per fighter) and becomes chairman.\n"
+        "**End.** After the last card, or when someone has used their last number. Highest total wins.\n"
+        "`/binomial sheet`: your own sheet; `/score` and `/board`: the public facts."),
     "binomial.rules.cards": "The 16 postulates",
+    "binomial.rules.cards_part": "The 16 postulates ({part}/2)",
     "binomial.rules.variants_title": "Variants",
     "binomial.rules.variants": (
         "dark: everybody declares and picks at once. reward for fighting: with 3 or more fighters the winner "

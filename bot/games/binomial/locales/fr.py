@@ -34,25 +34,25 @@ MESSAGES = {
     "binomial.variant.match": "un match de trois parties",
     "binomial.none": "aucun",
     "binomial.nobody": "personne",
-    "binomial.game_of": "partie {game} sur {games}",
+    "binomial.game_of": " · partie {game} sur {games}",
     "binomial.points.x": "X points (un par combattant)",
     "binomial.points.n": "{n} {n:plural:point|points}",
     "binomial.card.line": "**{card}** : {fits} ; {points}",
     "binomial.scores": "Scores : {scores}",
     "binomial.unused_left": "Nombres restants : {counts}",
     "binomial.away": "Absents (deux délais dépassés de suite) : {names}",
-    "binomial.roll.title": "Binomial · numérologie {game}",
+    "binomial.roll.title": "Binomial{game} · numérologie",
     "binomial.roll.line": "Lancer {roll} sur {rolls} : {digit} - placé : {placed} ; en attente : {waiting}",
     "binomial.roll.rolls": "Lancers jusqu'ici : {digits}",
     "binomial.roll.chairman": "Premier président (tiré au sort) : {name}",
     "binomial.roll.how": ("Appuyez sur **Placer en secret** pour choisir une case, ou envoyez-moi une case comme "
                           "`3b` en message privé. Vous pouvez changer d'avis tant que tout le monde n'a pas placé ; "
                           "à la fin du délai le chiffre va dans votre première case libre."),
-    "binomial.roll.done_title": "Binomial · numérologie terminée {game}",
+    "binomial.roll.done_title": "Binomial{game} · numérologie terminée",
     "binomial.roll.done": "Les 16 lancers : {digits}. Toutes les feuilles sont pleines : le colloque commence.",
     "binomial.event.auto_placed": "Lancer {roll} ({digit}) : délai dépassé, placé automatiquement pour {names}.",
     "binomial.event.timed_out": "{name} n'a pas déclaré à temps : il passe.",
-    "binomial.round.title": "Binomial · manche {round} sur {rounds} : {card} {game}",
+    "binomial.round.title": "Binomial{game} · manche {round} sur {rounds} · {card}",
     "binomial.left": " (a quitté la partie)",
     "binomial.round.left": "{name} a quitté la partie : aucune déclaration",
     "binomial.round.chairman": "Président : {name}",
@@ -62,7 +62,7 @@ MESSAGES = {
                                   "`pass` ou un nombre)."),
     "binomial.round.dark": ("Dans le noir : tout le monde déclare en même temps avec **Déclarer en secret** (ou en "
                             "message privé). En attente : {waiting}"),
-    "binomial.reveal.heading": "Binomial · révélation de la manche {round} : {card}",
+    "binomial.reveal.heading": "Binomial{game} · manche {round} sur {rounds} · révélation",
     "binomial.reveal.title": "**Révélation de la manche {round}** : {card}",
     "binomial.reveal.fighters": "Combattants : {fighters}",
     "binomial.reveal.nobody_fought": "Personne n'a combattu.",
@@ -75,7 +75,7 @@ MESSAGES = {
     "binomial.reveal.chairman": "Président : {name}",
     "binomial.reveal.last_number": "Franchise : {name} n'a plus qu'un nombre.",
     "binomial.reveal.sheet": "Feuille de {name} : {numbers}",
-    "binomial.reveal.game_over": "La partie {game} est terminée.",
+    "binomial.reveal.game_over": "La partie {game} sur {games} est terminée.",
     "binomial.final.title": "Binomial · partie terminée",
     "binomial.final.winners": "Gagnant : {names}",
     "binomial.final.seat": "{name} : {score} {score:plural:point|points}",
@@ -138,18 +138,18 @@ MESSAGES = {
     "binomial.rules.title": "Comment jouer à Binomial",
     "binomial.rules.text": (
         "**Numérologie.** On lance 16 fois un dé à dix faces. Après chaque lancer, chacun écrit en secret le "
-        "chiffre dans une case libre de sa feuille (cases 1a 1b ... 8b : le nombre k s'écrit k a puis k b) ; la "
-        "feuille finit avec huit nombres à deux chiffres (05 et 00 comptent). À la fin du délai, le chiffre va "
-        "dans votre première case libre.\n"
-        "**Colloque.** Les 16 cartes postulats sont retournées une à une. À partir du président, chacun à son "
-        "tour combat ou passe ; un combattant choisit en secret un de ses nombres inutilisés qui convient à la "
-        "carte. Puis les nombres sont révélés : un combattant seul gagne ; sinon les nombres choisis deux fois "
-        "ou plus s'annulent et le meilleur nombre restant selon la carte gagne (à égalité : le plus grand). Le "
-        "nombre de chaque combattant est utilisé. Le gagnant prend les points de la carte et devient président. "
-        "X veut dire un point par combattant.\n"
-        "La partie finit après la dernière carte ou quand un joueur a utilisé son dernier nombre. Le plus haut "
-        "total gagne.\nVotre feuille : `/binomial feuille` ; `/score` et `/board` montrent les faits publics."),
+        "chiffre dans une case libre de sa feuille (1a 1b ... 8b : le nombre k s'écrit k a puis k b) ; on obtient "
+        "huit nombres à deux chiffres (05 et 00 comptent). Délai écoulé : le chiffre va dans votre première case "
+        "libre.\n"
+        "**Colloque.** Les 16 cartes postulats sont retournées une à une. À partir du président, chacun combat ou "
+        "passe ; un combattant choisit en secret un de ses nombres inutilisés qui convient à la carte. Puis on "
+        "révèle : un combattant seul gagne ; sinon les nombres choisis deux fois ou plus s'annulent et le meilleur "
+        "nombre restant gagne (égalité : le plus grand). Chaque nombre joué est utilisé. Le gagnant "
+        "prend les points de la carte (X : un par combattant) et devient président.\n"
+        "**Fin.** Après la dernière carte, ou dès qu'un joueur n'a plus de nombre. Le plus haut total gagne.\n"
+        "`/binomial feuille` : votre feuille ; `/score` et `/board` : les faits publics."),
     "binomial.rules.cards": "Les 16 postulats",
+    "binomial.rules.cards_part": "Les 16 postulats ({part}/2)",
     "binomial.rules.variants_title": "Variantes",
     "binomial.rules.variants": (
         "dans le noir : tout le monde déclare et choisit en même temps. prime au combat : à partir de 3 "

@@ -40,44 +40,40 @@ MESSAGES = {
     "thenumber.modal.digit3": "Troisième chiffre (unités)",
     "thenumber.modal.digit_placeholder": "Seulement vos chiffres disponibles",
     "thenumber.modal.or_type": "Ou tapez votre nombre",
-    "thenumber.turn.title": "Manche {round} sur {rounds} · Tour {turn} sur {turns}",
-    "thenumber.status.title": "{turn_title} : choisissez votre nombre",
-    "thenumber.status.bonus": "Le plus grand nombre validé gagne **+{bonus}**.",
-    "thenumber.status.double": " Le premier chiffre compte **double** à ce tour.",
-    "thenumber.status.reveal_at": "Révélation {deadline}, ou dès que tout le monde a choisi.",
-    "thenumber.status.when_all": "quand tout le monde aura choisi",
-    "thenumber.status.how": "Appuyez sur **Choisir en secret** ou envoyez-moi votre nombre en message privé.",
-    "thenumber.status.players": "Joueurs",
-    "thenumber.status.left": "a quitté la partie",
-    "thenumber.status.kicked": "retiré par l'hôte",
-    "thenumber.status.sits_out": "passe son tour (plus aucun chiffre)",
-    "thenumber.status.choosing": "⏳ réfléchit",
+    "thenumber.turn.title": "The Number · manche {round} sur {rounds} · tour {turn} sur {turns}",
+    "thenumber.status.title": "{turn_title}",
+    "thenumber.status.bonus": "Plus grand nombre validé : **+{bonus}**.",
+    "thenumber.status.double": " Premier chiffre **doublé**.",
+    "thenumber.status.reveal_at": " Révélation {deadline}.",
+    "thenumber.status.how": "**Choisir en secret** ci-dessous, ou envoyez-moi votre nombre en MP.",
+    "thenumber.status.left": "a quitté",
+    "thenumber.status.kicked": "retiré",
+    "thenumber.status.sits_out": "plus de chiffre",
+    "thenumber.status.choosing": "⏳ À choisir : {names}",
     "thenumber.status.away": " · absent",
-    "thenumber.status.chosen": "✅ a choisi",
-    "thenumber.status.reminder": "⏰ Plus que **{seconds} s** · on attend {names}",
-    "thenumber.closed.title": "{turn_title} : terminé",
-    "thenumber.closed.below": "Tout le monde a choisi ; la révélation est ci-dessous.",
-    "thenumber.closed.below_deadline": "Le temps est écoulé ; la révélation est ci-dessous.",
-    "thenumber.closed.missed": "⌛ pas de nombre à temps",
+    "thenumber.status.reminder": "⏰ Plus que **{seconds} s** pour choisir",
+    "thenumber.closed.title": "{turn_title} · terminé",
+    "thenumber.closed.below": "Tout le monde a choisi : la révélation suit.",
+    "thenumber.closed.below_deadline": "Le temps est écoulé : la révélation suit.",
+    "thenumber.closed.missed": "⌛ Pas de nombre à temps : {names}",
+    # a reveal's title before issue 36: one posted before the upgrade is still recognised after a restart
     "thenumber.reveal.title": "Manche {round} · Tour {turn} : révélation",
+    "thenumber.reveal.heading": "{turn_title} · révélation",
+    "thenumber.reveal.scores_end": "Scores · fin de la manche {round} : +1 par chiffre barré",
+    "thenumber.reveal.standing": "{name} **{total}** · {left}",
+    "thenumber.reveal.standing_end": "{name} **{total}** (+{crossed} barrés)",
     "thenumber.reveal.footer": "Partie n° {game}",
-    "thenumber.reveal.tower": "Du plus grand au plus petit :",
-    "thenumber.reveal.approved": "`{number}` {name} : ✅ validé, **{points}** ({parts}{bonus})",
-    "thenumber.reveal.approved_plain": "`{number}` {name} : ✅ validé, **{points}**",
-    "thenumber.reveal.bonus": " + {bonus} de bonus 🏆",
-    "thenumber.reveal.eliminated": "`{number}` {name} : ❌ éliminé, partage le {shared} avec {blocker}",
+    "thenumber.reveal.approved": "`{number}` {name} ✅ validé **+{points}** ({parts}{bonus})",
+    "thenumber.reveal.approved_plain": "`{number}` {name} ✅ validé **+{points}**",
+    "thenumber.reveal.bonus": " + {bonus} 🏆",
+    "thenumber.reveal.eliminated": "`{number}` {name} ❌ éliminé : partage le {shared} avec {blocker}",
     "thenumber.reveal.and": " et le ",
-    "thenumber.reveal.invalid": "`{number}` {name} : 🚫 invalide, utilise un chiffre barré",
-    "thenumber.reveal.missing": "`---` {name} : ⌛ absent, pas de nombre à temps (0, garde tous ses chiffres)",
-    "thenumber.reveal.exhausted": "`---` {name} : 💤 passe son tour, tous ses chiffres sont barrés",
-    "thenumber.reveal.because_deadline": "*Révélé car le temps est écoulé.*",
-    "thenumber.reveal.because_all": "*Révélé car tout le monde a choisi.*",
-    "thenumber.reveal.boards": "Plateaux (chiffres barrés)",
-    "thenumber.reveal.scores": "Scores",
-    "thenumber.round_end.title": "Fin de la manche {round}",
-    "thenumber.round_end.line": "{name} : {turns} des tours + {crossed} chiffres barrés = **{total}**",
+    "thenumber.reveal.invalid": "`{number}` {name} 🚫 invalide : utilise un chiffre barré",
+    "thenumber.reveal.missing": "`---` {name} ⌛ absent : pas de nombre à temps",
+    "thenumber.reveal.exhausted": "`---` {name} 💤 passe son tour : plus de chiffre",
+    "thenumber.reveal.scores": "Scores · chiffres restants",
     "thenumber.round_end.wiped": "Les plateaux sont effacés pour la manche 2.",
-    "thenumber.final.title": "Fin de la partie",
+    "thenumber.final.title": "The Number · fin de la partie",
     "thenumber.final.shared_win": "Victoire partagée : {names} !",
     "thenumber.final.winner": "Victoire : {names} !",
     "thenumber.score.title": "The Number : tableau des scores",
@@ -126,17 +122,16 @@ MESSAGES = {
     "thenumber.rules.title": "The Number : comment jouer",
     "thenumber.rules.body": ("**{min} à {max} joueurs, {rounds} manches de {turns} tours.**\n1. **Choisir.** Chacun "
                              "choisit en secret un nombre de 000 à 999 avec les seuls chiffres encore libres sur son "
-                             "plateau (les répétitions comme 111 sont permises).\n2. **Vérifier.** Tous les nombres "
-                             "sont montrés, le plus grand en haut. Un nombre qui a un chiffre en commun avec un "
-                             "nombre plus petit est éliminé, même si ce plus petit est lui-même éliminé. Deux "
-                             "nombres identiques ne s'éliminent jamais.\n3. **Marquer.** Un nombre validé rapporte "
-                             "son premier chiffre ; le plus grand nombre validé gagne aussi le bonus du tour "
-                             "(partagé si plusieurs l'ont écrit). Au dernier tour d'une manche, le premier chiffre "
-                             "compte double avant le bonus. Les chiffres d'un nombre validé sont barrés ; un nombre "
-                             "éliminé ne coûte rien.\n4. **Fin de manche.** Chaque chiffre barré vaut 1 point. Les "
-                             "plateaux sont effacés pour la manche 2.\nPlus aucun chiffre ? Vous passez jusqu'à la "
-                             "fin de la manche. Pas de nombre à temps ? 0 pour ce tour.\nLe plus haut total après "
-                             "deux manches gagne ; les égalités partagent la victoire."),
+                             "plateau (111 est permis).\n2. **Vérifier.** On révèle tout, le plus grand en haut. Un "
+                             "nombre qui partage un chiffre avec un nombre plus petit est éliminé, même si ce "
+                             "dernier l'est aussi. Deux nombres identiques ne s'éliminent jamais.\n3. **Marquer.** "
+                             "Un nombre validé rapporte son premier chiffre ; le plus grand nombre validé gagne aussi "
+                             "le bonus du tour (partagé si plusieurs l'ont écrit). Au dernier tour d'une manche, le "
+                             "premier chiffre compte double avant le bonus. Les chiffres d'un nombre validé sont "
+                             "barrés ; un nombre éliminé ne coûte rien.\n4. **Fin de manche.** Chaque chiffre barré "
+                             "vaut 1 point, puis les plateaux sont effacés.\nPlus aucun chiffre ? Vous passez "
+                             "jusqu'à la fin de manche. Pas de nombre à temps ? 0 pour ce tour.\nLe plus haut total "
+                             "après deux manches gagne (égalité : victoire partagée)."),
     "thenumber.rules.bonus_title": "Bonus du plus grand nombre validé",
     "thenumber.rules.bonus_item": "tour {turn} : +{bonus}",
     # Ce que fait chaque niveau d'IA, sous son nom dans le menu du salon (100 caractères au plus).

@@ -17,8 +17,9 @@ MESSAGES = {
     "core.ai.level.easy": "easy",
     "core.ai.level.normal": "normal",
     "core.ai.level.hard": "hard",
-    "core.footer": "{game} · game {id}",
-    "core.footer.final": "{game} · game {id} · final",
+    # the game's number, as /<game> game and /<game> history name it ("game #12"): never read as "game 1" of a match
+    "core.footer": "{game} · game #{id}",
+    "core.footer.final": "{game} · game #{id} · final",
     "core.done": "Done.",
     "core.dm.lobby": "The game in {channel} has not started yet.",
     "core.error.turn_over": "That turn is over. Use the newest turn message.",
