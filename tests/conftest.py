@@ -1,5 +1,8 @@
 """Shared fixtures."""
 
+import os
+import sys
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -13,6 +16,14 @@ from tests.fakediscord import FakeDiscord
 
 # The local fake Discord's fixture (fake_discord), for every test.
 pytest_plugins = ["tests.fakediscord.fixtures"]
+
+# Every test world's bot loads its extensions anew, and discord.py executes their modules again from their
+# files: with PYTHONDONTWRITEBYTECODE=1 (set on some machines) each of those loads compiled the cogs again,
+# about a tenth of a Discord test's time. Their bytecode goes to a cache of this user's in the temporary
+# directory instead (never beside the sources, which is what that setting asks for).
+if sys.dont_write_bytecode and sys.pycache_prefix is None:
+    sys.pycache_prefix = os.path.join(tempfile.gettempdir(), f"number-games-tests-pycache-{os.getuid()}")
+    sys.dont_write_bytecode = False
 
 if TYPE_CHECKING:
     from tests.discord_world import World

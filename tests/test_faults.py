@@ -3,10 +3,9 @@
 import asyncio
 import sqlite3
 import threading
-import time
 from pathlib import Path
 
-from tests.discord_world import World, eventually
+from tests.discord_world import PATIENCE, World, eventually
 
 
 def posts_in(world: World) -> str:
@@ -123,24 +122,28 @@ async def test_losing_send_messages_ends_the_game_cleanly(world: World) -> None:
     assert len(refused) == 1
 
 
-def hold_database_lock(path: Path, seconds: float, locked: threading.Event) -> None:
+def hold_database_lock(path: Path, locked: threading.Event, release: threading.Event) -> None:
+    """Lock the whole database until ``release`` (PATIENCE at most: a safety net, the release is the event)."""
     raw = sqlite3.connect(path, timeout=30)
     raw.execute("BEGIN EXCLUSIVE")
     locked.set()
-    time.sleep(seconds)
+    release.wait(PATIENCE)
     raw.execute("COMMIT")
     raw.close()
 
 
 async def test_a_locked_database_makes_the_bot_wait_not_lose_the_choice(world: World) -> None:
     await world.start_game(("ana", "ben", "cy"))
-    locked = threading.Event()
-    holder = threading.Thread(target=hold_database_lock, args=(world.db_path, 3.5, locked))
+    locked, release = threading.Event(), threading.Event()
+    holder = threading.Thread(target=hold_database_lock, args=(world.db_path, locked, release))
     holder.start()
     await asyncio.to_thread(locked.wait)
     answer = await (await world.users["ben"].click(world.status_message(), "Choose secretly")).wait()
     submitted = await world.users["ben"].submit_modal(answer, {"number": "240"})
-    await submitted.wait()
+    try:
+        await submitted.wait()  # answered while the database is still locked
+    finally:
+        release.set()
     # deferred while the database was locked, as an update of the turn message: in time, or the fake would
     # have refused it (10062); the answer then updates that message and the acknowledgement follows privately
     assert submitted.response_type == 6 and submitted.rejections == []

@@ -75,8 +75,8 @@ def test_hard_always_picks_a_legal_choice_and_the_same_one_again(seats: int) -> 
             decided += 1
         return list(rng.choice(legal))
 
-    for seed in (3, 4):
-        assert play_game(seats, seed, policy).over
+    # one game per seat count: 55 to 76 decisions of hard each, from the long game to the played-out ending
+    assert play_game(seats, 3, policy).over
     assert decided > 10
 
 

@@ -10,6 +10,8 @@ import functools
 import io
 import logging
 import multiprocessing
+import os
+import threading
 import warnings
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -37,8 +39,23 @@ _RENDERER: ProcessPoolExecutor | None = None
 def _renderer() -> ProcessPoolExecutor:
     global _RENDERER
     if _RENDERER is None:
-        _RENDERER = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        _RENDERER = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=_exit_with_parent)
     return _RENDERER
+
+
+def _exit_with_parent() -> None:
+    """In the rendering process: exit as soon as the bot is gone. A bot killed with SIGKILL (or by the OOM
+    killer) runs no clean-up, and the worker, which holds both ends of its own task queue, would otherwise
+    wait for a chart forever (with its resource tracker)."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        parent.join()  # returns when the parent's end of the spawn pipe closes, i.e. when it has died
+        os._exit(0)
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 MAX_QUEUED = 4

@@ -6,7 +6,6 @@ spec and what discord.py (correctly) sends are relaxed here, each with the reaso
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 import os
@@ -50,36 +49,45 @@ def _pointer(*parts: str) -> str:
     return "#/" + "/".join(p.replace("~", "~0").replace("/", "~1") for p in parts)
 
 
+@functools.cache
+def _validator(path: str, method: str, template: str) -> Draft202012Validator | None:
+    """The compiled schema of one operation's JSON body (None: the operation takes none). Cached for the
+    process: the spec never changes during a run, and compiling it for each test's fake Discord cost more
+    than the test."""
+    spec = _load(path)
+    op = spec["paths"].get(template, {}).get(method, {})
+    if "application/json" not in op.get("requestBody", {}).get("content", {}):
+        return None
+    ref = _pointer("paths", template, method, "requestBody", "content", "application/json", "schema")
+    # A shallow copy of the whole document with a root $ref keeps every "#/components/..." ref
+    # resolvable; the OpenAPI keys next to it are unknown keywords that jsonschema ignores.
+    root = dict(spec)
+    root["$ref"] = ref
+    return Draft202012Validator(root)
+
+
+@functools.lru_cache(maxsize=4096)
+def _violations(path: str, method: str, template: str, body_json: str) -> tuple[str, ...]:
+    """The violations of one body, given as its exact JSON text: validation is a pure function of the
+    schema and the body, and every test world's bot sends the same large bodies again (its command sync,
+    the same lobby), so each distinct body is checked once per process."""
+    validator = _validator(path, method, template)
+    if validator is None:
+        return ()
+    errors = sorted(validator.iter_errors(json.loads(body_json)), key=lambda e: list(e.absolute_path))
+    return tuple(f"{'/'.join(map(str, e.absolute_path)) or '<body>'}: {e.message[:300]}" for e in errors)
+
+
 class SpecValidator:
     """Validates JSON bodies for (method, spec path template). Missing spec file -> ``available`` False."""
 
     def __init__(self, path: Path | str | None = DEFAULT_SPEC_PATH) -> None:
         self.path = Path(path) if path else None
         self.available = bool(self.path and self.path.is_file())
-        self._validators: dict[tuple[str, str], Draft202012Validator | None] = {}
-
-    def _validator(self, method: str, template: str) -> Draft202012Validator | None:
-        key = (method.lower(), template)
-        if key not in self._validators:
-            spec = _load(str(self.path))
-            op = spec["paths"].get(template, {}).get(key[0], {})
-            if "application/json" not in op.get("requestBody", {}).get("content", {}):
-                self._validators[key] = None
-            else:
-                ref = _pointer("paths", template, key[0], "requestBody", "content", "application/json", "schema")
-                # A shallow copy of the whole document with a root $ref keeps every "#/components/..." ref
-                # resolvable; the OpenAPI keys next to it are unknown keywords that jsonschema ignores.
-                root = dict(spec)
-                root["$ref"] = ref
-                self._validators[key] = Draft202012Validator(root)
-        return self._validators[key]
 
     def validate(self, method: str, template: str, body: Any) -> list[str]:
         """Return human-readable violations (empty when valid, or when there is no spec / schema)."""
         if not self.available or body is None:
             return []
-        validator = self._validator(method, template)
-        if validator is None:
-            return []
-        errors = sorted(validator.iter_errors(copy.deepcopy(body)), key=lambda e: list(e.absolute_path))
-        return [f"{'/'.join(map(str, e.absolute_path)) or '<body>'}: {e.message[:300]}" for e in errors]
+        # The exact JSON text is the cache key: equal text, equal body (1 and 1.0, True and 1 stay apart).
+        return list(_violations(str(self.path), method.lower(), template, json.dumps(body)))
