@@ -36,5 +36,5 @@ def _record(r: Row, seats: tuple[SeatRecord, ...], actions: tuple[ActionRecord, 
         host_id=int(r["host_id"]), status=r["status"], options=json.loads(r["options"]), phase=int(r["phase"]),
         deadline=r["deadline"], lobby_message_id=r["lobby_message_id"], status_message_id=r["status_message_id"],
         announced_phase=int(r["announced_phase"]), end_reason=r["end_reason"], created_at=r["created_at"],
-        updated_at=r["updated_at"], seats=seats, actions=actions,
+        updated_at=r["updated_at"], seats=seats, actions=actions, thread_id=r["thread_id"],
     )
