@@ -26,6 +26,7 @@ from .permissions import check_channel_permissions
 from .poster import Poster
 from .presenter import Presenters
 from .refusals import Refused, word
+from .threads import TableThreads
 from .timers import Timers
 
 log = logging.getLogger(__name__)
@@ -36,7 +37,7 @@ AI_NAMES = ("Ada", "Blaise", "Carl", "Dora", "Emmy", "Fermat")
 class Lobby:
     def __init__(self, client: discord.Client, store: GameStore, service: GameService, presenters: Presenters,
                  languages: Languages, answers: InteractionAnswers, poster: Poster, timers: Timers,
-                 kinds: frozenset[str]) -> None:
+                 threads: TableThreads, kinds: frozenset[str]) -> None:
         self.client = client
         self.store = store
         self.service = service
@@ -45,6 +46,7 @@ class Lobby:
         self.answers = answers
         self.poster = poster
         self.timers = timers
+        self.threads = threads
         self.kinds = kinds
 
     async def open_table(self, interaction: Interaction, kind: str, options: Mapping[str, Any], ai_players: int,
@@ -65,9 +67,9 @@ class Lobby:
         """A lobby hosted by whoever asked, with AI seats of ``ai_levels``; ``invited``: players mentioned once
         in it (``allowed_mentions`` pings only them), each confirming by pressing Join."""
         lang = await self.languages.for_channel(interaction)
+        options = await self.threads.with_default(interaction.guild_id, {**options, "language": lang})
         record = await self.service.open_lobby(interaction.guild_id, interaction.channel_id or 0,
-                                               interaction.user.id, interaction.user.display_name,
-                                               {**options, "language": lang}, kind=kind)
+                                               interaction.user.id, interaction.user.display_name, options, kind=kind)
         try:
             for i, level in enumerate(ai_levels):
                 record = await self.service.add_ai(record.id, interaction.user.id, level, self._ai_name(record, i))
@@ -164,6 +166,7 @@ class Lobby:
                     lang = await self.languages.for_game(record)
                     started = word(self.presenters[record.kind], "core.lobby.started", lang)
                     await edit(interaction, embed=self.lobby_embed(record, lang, started), view=None)
+                    await self.threads.open(interaction, record)  # before the first turn message is posted
                 finally:  # the game runs: it gets its turn message and timers whatever happened above
                     await self.poster.announce(outcome.table, outcome.reports)
             elif action == "cancel":
