@@ -44,10 +44,6 @@ MESSAGES = {
     "commands.opt.thread": "fil",
     "commands.opt.thread.desc": "Jouer dans un fil à part (l'attente et le résultat restent ici ; défaut : celui du "
                                 "serveur)",
-    "threads.name": "{game} · table {id}",
-    "threads.over": "La partie est finie : le résultat est dans {channel}.",
-    "threads.refused": ("Je n'ai pas pu ouvrir de fil pour cette table ({why}) : la partie se joue ici, dans le "
-                        "salon."),
     "commands.choice.live": "direct",
     "commands.choice.daily": "long cours",
 }

@@ -1,6 +1,10 @@
 """Une table dans un fil (issue 36, point 1) : l'option de start, /server threads et ce qui est dit : français."""
 
 MESSAGES = {
+    "threads.name": "{game} · table {id}",
+    "threads.over": "La partie est finie : le résultat est dans {channel}.",
+    "threads.refused": ("Je n'ai pas pu ouvrir de fil pour cette table ({why}) : la partie se joue ici, dans le "
+                        "salon."),
     "threads.why.permission": ("il me faut les permissions **Créer des fils publics** et **Envoyer des messages "
                                "dans les fils**"),
     "threads.why.channel": "on ne peut pas ouvrir de fil dans ce genre de salon",
