@@ -81,18 +81,19 @@ class TableThreads:
         why = self._cannot(interaction)
         if why is None:
             title = self.presenters[record.kind].title(lang)
-            lobby = self.poster.channel(record.channel_id).get_partial_message(record.lobby_message_id)
             try:
-                thread = await lobby.create_thread(name=t("threads.name", lang, game=title, id=record.id)[:100],
-                                                   auto_archive_duration=ARCHIVE_MINUTES)
+                # by id (POST /channels/{channel}/messages/{lobby}/threads): the guild need not be cached
+                thread = await self.poster.bot.http.start_thread_with_message(
+                    record.channel_id, record.lobby_message_id, auto_archive_duration=ARCHIVE_MINUTES,
+                    name=t("threads.name", lang, game=title, id=record.id)[:100])
             except discord.Forbidden:
                 why = "permission"
             except discord.HTTPException as exc:
                 log.warning("game %s: could not open its thread: %s", record.id, exc)
                 why = "channel" if exc.code == WRONG_CHANNEL_TYPE else "failed"
             else:
-                await self.store.set_message(record.id, "thread", thread.id)
-                self.state.threads[record.id] = thread.id
+                await self.store.set_message(record.id, "thread", int(thread["id"]))
+                self.state.threads[record.id] = int(thread["id"])
                 return
         text = t("threads.refused", lang, why=t(f"threads.why.{why}", lang))
         try:
