@@ -398,8 +398,7 @@ async def _lock_user(db: asyncpg.Connection, user_id: int) -> None:
 
 
 async def _refuse_if_busy(db: asyncpg.Connection, channel_id: int) -> None:
-    busy = await db.fetchval(f"SELECT id FROM games WHERE (channel_id = $1 OR thread_id = $1)"
-                             f" AND status IN {_OPEN}", channel_id)
+    busy = await db.fetchval(f"SELECT id FROM games WHERE channel_id = $1 AND status IN {_OPEN}", channel_id)
     if busy is not None:
         raise ChannelBusy(int(busy))
 

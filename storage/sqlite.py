@@ -232,8 +232,8 @@ class SQLiteStore(ConnectionHolder):
     async def create_lobby(self, kind: str, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
                            options: Mapping[str, Any], now: float) -> GameRecord:
         def write(db: Conn) -> GameRecord:
-            busy = db.execute(f"SELECT id FROM games WHERE (channel_id = ? OR thread_id = ?)"
-                              f" AND status IN {_OPEN}", (channel_id, channel_id)).fetchone()
+            busy = db.execute(f"SELECT id FROM games WHERE channel_id = ? AND status IN {_OPEN}",
+                              (channel_id,)).fetchone()
             if busy:
                 raise ChannelBusy(int(busy["id"]))
             _refuse_if_playing(db, host_id)

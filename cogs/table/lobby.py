@@ -16,7 +16,7 @@ from bot.core.service import GameService
 from bot.http_pacing import in_background
 from bot.i18n import t
 from cogs.seats import safe_name, seat_style
-from storage.base import GameRecord, GameStore
+from storage.base import ChannelBusy, GameRecord, GameStore
 
 from .answering import InteractionAnswers
 from .answers import edit, reply, send
@@ -66,6 +66,10 @@ class Lobby:
                           ai_levels: list[str], invited: tuple[int, ...] = ()) -> None:
         """A lobby hosted by whoever asked, with AI seats of ``ai_levels``; ``invited``: players mentioned once
         in it (``allowed_mentions`` pings only them), each confirming by pressing Join."""
+        channel_id = interaction.channel_id or 0
+        playing = await self.store.open_game_in_channel(channel_id)
+        if playing is not None and playing.channel_id != channel_id:
+            raise ChannelBusy(playing.id)  # a thread a table plays in is that table's: no second one there
         lang = await self.languages.for_channel(interaction)
         options = await self.threads.with_default(interaction.guild_id, {**options, "language": lang})
         record = await self.service.open_lobby(interaction.guild_id, interaction.channel_id or 0,
