@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from tests.discord_world import PATIENCE, World, eventually
+from tests.discord_world import PATIENCE, World, eventually, open_lobby
 from tests.fakediscord.state import BOT_USER_ID, CREATE_PUBLIC_THREADS, Channel, Message
 
 CHOOSE = "Choose secretly"
@@ -152,3 +152,29 @@ async def test_server_threads_is_the_default_of_start(world: World) -> None:
     assert "play in a thread of their own" in turned_on.content and turned_on.ephemeral
     _, thread = await start_in_thread(world, ("ana", "ben"))  # no option: the server's default
     assert turn_message(world, thread) is not None and turn_message(world, world.general) is None
+
+
+async def test_numeri_in_a_thread_edits_its_living_message_there_and_ends_in_the_channel(world: World) -> None:
+    """A game told in one living message (not in reports): its turns in the thread, its final in the channel."""
+    from tests.numeri_discord import TURN_TITLE, finals, press, turn_step
+
+    lobby = await open_lobby(world, "numeri start", ("ana",), ai_players=1, thread=True)
+    await (await world.users["ana"].click(lobby, "Start")).wait()
+    thread = await eventually(lambda: world.fake.world.messages[lobby.id].thread_id and thread_of(world, lobby),
+                              what="the table's thread")
+    assert thread.name == "Numeri · table 1"
+
+    def turn_in_thread(after: int) -> Message | bool | None:
+        if finals(world):  # the final message, in the channel
+            return True
+        return next((m for m in reversed(world.fake.messages(thread)) if m.embeds
+                     and TURN_TITLE.match(m.embeds[0].get("title") or "") and (turn_step(m) or -1) > after), None)
+
+    step = -1
+    while (message := await eventually(lambda s=step: turn_in_thread(s), what="a turn or the end")) is not True:
+        assert isinstance(message, Message)
+        step = turn_step(message)  # type: ignore[assignment]
+        assert (await (await press(world.users["ana"], message, -1)).wait()).response_type == 7
+    assert [m.id for m in world.fake.messages(world.general)] == [lobby.id, finals(world)[0].id]
+    over = f"The game is over: the result is in <#{world.general.id}>."
+    await eventually(lambda: texts(world, thread)[-1] == over, what="the thread's closing line")
