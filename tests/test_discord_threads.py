@@ -71,6 +71,7 @@ async def test_a_game_in_a_thread_tells_its_turns_there_and_its_result_in_the_ch
     players = ("ana", "ben")
     lobby, thread = await start_in_thread(world, players, thread=True)
     assert thread.name == "The Number · table 1" and thread.parent_id == world.general.id
+    assert f"its turns are in the thread <#{thread.id}>" in world.fake.visible_text(lobby)  # the lobby says where
     assert (await world.bot.store.load_game(1)).thread_id == thread.id  # stored: a restart goes on in it
     # a command typed in the thread finds the table (the thread is the table's channel)
     score = await (await world.users["ben"].slash(thread, "score")).wait()

@@ -168,9 +168,11 @@ class Lobby:
                 try:
                     record = outcome.table.record
                     lang = await self.languages.for_game(record)
-                    started = word(self.presenters[record.kind], "core.lobby.started", lang)
+                    # the thread first: stored before the first turn message is posted, and named by the lobby
+                    thread = await self.threads.open(interaction, record)
+                    started = (t("threads.started", lang, thread=f"<#{thread}>") if thread is not None
+                               else word(self.presenters[record.kind], "core.lobby.started", lang))
                     await edit(interaction, embed=self.lobby_embed(record, lang, started), view=None)
-                    await self.threads.open(interaction, record)  # before the first turn message is posted
                 finally:  # the game runs: it gets its turn message and timers whatever happened above
                     await self.poster.announce(outcome.table, outcome.reports)
             elif action == "cancel":

@@ -72,11 +72,11 @@ class TableThreads:
             return {**options, THREAD.name: True}
         return options
 
-    async def open(self, interaction: Interaction, record: GameRecord) -> None:
-        """On Start: the table's thread from its lobby message, stored before any turn is posted; or the one
-        line saying why not (the game then plays in the channel)."""
+    async def open(self, interaction: Interaction, record: GameRecord) -> int | None:
+        """On Start: the table's thread from its lobby message, stored before any turn is posted (its id); or
+        the one line saying why not (None: the game plays in the channel)."""
         if not record.options.get(THREAD.name) or not record.lobby_message_id:
-            return
+            return None
         lang = await self.languages.for_game(record)
         why = self._cannot(interaction)
         if why is None:
@@ -94,12 +94,13 @@ class TableThreads:
             else:
                 await self.store.set_message(record.id, "thread", int(thread["id"]))
                 self.state.threads[record.id] = int(thread["id"])
-                return
+                return int(thread["id"])
         text = t("threads.refused", lang, why=t(f"threads.why.{why}", lang))
         try:
             await self.poster.send(self.poster.channel(record.channel_id), nonce=f"th{record.id}", content=text)
         except discord.HTTPException as exc:
             log.info("game %s: could not say why it has no thread: %s", record.id, exc)
+        return None
 
     @staticmethod
     def _cannot(interaction: Interaction) -> str | None:

@@ -2,6 +2,7 @@
 
 MESSAGES = {
     "threads.name": "{game} · table {id}",
+    "threads.started": "The game has started: its turns are in the thread {thread}.",
     "threads.over": "The game is over: the result is in {channel}.",
     "threads.refused": ("I could not open a thread for this table ({why}): the game is played here in the channel "
                         "instead."),

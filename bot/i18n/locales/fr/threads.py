@@ -2,6 +2,7 @@
 
 MESSAGES = {
     "threads.name": "{game} · table {id}",
+    "threads.started": "La partie a commencé : ses tours sont dans le fil {thread}.",
     "threads.over": "La partie est finie : le résultat est dans {channel}.",
     "threads.refused": ("Je n'ai pas pu ouvrir de fil pour cette table ({why}) : la partie se joue ici, dans le "
                         "salon."),
