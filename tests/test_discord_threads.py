@@ -81,7 +81,8 @@ async def test_a_game_in_a_thread_tells_its_turns_there_and_its_result_in_the_ch
     # the turn message's button works in the thread
     chosen = await world.modal("ana", await a_legal_number(world, 0), turn_message(world, thread))
     assert (await world.answer(chosen)).startswith("Locked in")
-    await world.dm("ben", await a_legal_number(world, 1))
+    acknowledged = await world.dm("ben", await a_legal_number(world, 1))
+    assert f"<#{thread.id}>" in acknowledged  # the DM's answer points to where the game is played
     await next_step(world, 0)
     while (await world.bot.service.table(1)).running:
         await play_turn(world, players)
