@@ -257,9 +257,10 @@ class PostgresStore(PoolHolder):
         await self.pool.execute("UPDATE games SET deadline = $1, updated_at = $2 WHERE id = $3 AND phase = $4",
                                 _real(deadline), float(now), game_id, phase)
 
-    async def set_message(self, game_id: int, which: Literal["lobby", "status"], message_id: int | None) -> None:
+    async def set_message(self, game_id: int, which: Literal["lobby", "status", "thread"],
+                          message_id: int | None) -> None:
         self._changing(game_id)
-        column = {"lobby": "lobby_message_id", "status": "status_message_id"}[which]
+        column = {"lobby": "lobby_message_id", "status": "status_message_id", "thread": "thread_id"}[which]
         await self.pool.execute(f"UPDATE games SET {column} = $1 WHERE id = $2", message_id, game_id)
 
     async def mark_announced(self, game_id: int, phase: int) -> bool:
@@ -292,7 +293,8 @@ class PostgresStore(PoolHolder):
 
     async def open_game_in_channel(self, channel_id: int) -> GameRecord | None:
         async with self.pool.acquire() as db:
-            games = await load_many(db, f"channel_id = $1 AND status IN {_OPEN}", (channel_id,))
+            games = await load_many(db, f"(channel_id = $1 OR thread_id = $1) AND status IN {_OPEN}",
+                                     (channel_id,))
         return games[0] if games else None
 
     async def open_game_of_user(self, user_id: int, *, details: bool = True) -> GameRecord | None:

@@ -27,14 +27,17 @@ def game_records(rows: Sequence[Row], seat_rows: Iterable[Row] = (),
     payloads = json.loads("[" + ",".join([r[5] for r in action_rows]) + "]") if action_rows else []
     for (game_id, seq, phase, kind, seat, _, at), payload in zip(action_rows, payloads, strict=True):
         actions[int(game_id)].append(ActionRecord(int(seq), int(phase), kind, seat, payload, at))
-    return [_record(r, tuple(seats[int(r["id"])]), tuple(actions[int(r["id"])])) for r in rows]
+    # a database not yet migrated has no thread column (keys(): "in" on a sqlite3.Row looks at its values)
+    threads = bool(rows) and "thread_id" in rows[0].keys()  # noqa: SIM118
+    return [_record(r, tuple(seats[int(r["id"])]), tuple(actions[int(r["id"])]), threads) for r in rows]
 
 
-def _record(r: Row, seats: tuple[SeatRecord, ...], actions: tuple[ActionRecord, ...]) -> GameRecord:
+def _record(r: Row, seats: tuple[SeatRecord, ...], actions: tuple[ActionRecord, ...], threads: bool) -> GameRecord:
     return GameRecord(
         id=int(r["id"]), kind=r["kind"], guild_id=r["guild_id"], channel_id=int(r["channel_id"]),
         host_id=int(r["host_id"]), status=r["status"], options=json.loads(r["options"]), phase=int(r["phase"]),
         deadline=r["deadline"], lobby_message_id=r["lobby_message_id"], status_message_id=r["status_message_id"],
         announced_phase=int(r["announced_phase"]), end_reason=r["end_reason"], created_at=r["created_at"],
         updated_at=r["updated_at"], seats=seats, actions=actions,
+        thread_id=r["thread_id"] if threads else None,
     )

@@ -355,8 +355,9 @@ class SQLiteStore(ConnectionHolder):
         await self._write(_statement("UPDATE games SET deadline = ?, updated_at = ? WHERE id = ? AND phase = ?",
                                      (deadline, now, game_id, phase)), atomic=False)
 
-    async def set_message(self, game_id: int, which: Literal["lobby", "status"], message_id: int | None) -> None:
-        column = {"lobby": "lobby_message_id", "status": "status_message_id"}[which]
+    async def set_message(self, game_id: int, which: Literal["lobby", "status", "thread"],
+                          message_id: int | None) -> None:
+        column = {"lobby": "lobby_message_id", "status": "status_message_id", "thread": "thread_id"}[which]
         await self._write(_statement(f"UPDATE games SET {column} = ? WHERE id = ?", (message_id, game_id)),
                           atomic=False)
 
@@ -393,7 +394,9 @@ class SQLiteStore(ConnectionHolder):
         return await self._read(lambda db: _load_rows(db, where, params, details=details))
 
     async def open_game_in_channel(self, channel_id: int) -> GameRecord | None:
-        games = await self._read(lambda db: _load_rows(db, f"channel_id = ? AND status IN {_OPEN}", (channel_id,)))
+        """The open table of the channel, or of the thread it plays in (``channel_id`` a thread's id)."""
+        games = await self._read(lambda db: _load_rows(
+            db, f"(channel_id = ? OR thread_id = ?) AND status IN {_OPEN}", (channel_id, channel_id)))
         return games[0] if games else None
 
     async def open_game_of_user(self, user_id: int, *, details: bool = True) -> GameRecord | None:

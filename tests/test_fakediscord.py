@@ -416,3 +416,36 @@ async def test_followups_expire_after_15_minutes(scene: Scene) -> None:
     with pytest.raises(discord.HTTPException) as late:
         await hook.send("too late", wait=True)
     assert late.value.code == 50027
+
+
+async def test_a_thread_starts_from_a_message_once_with_the_permission_and_a_valid_body(scene: Scene) -> None:
+    fake, http = scene.fake, scene.bot.http
+    message = await http.send_message(scene.general.id, params=discord.http.MultipartParameters(
+        payload={"content": "lobby"}, multipart=None, files=None))
+    if fake.spec.available:  # the body is checked against Discord's OpenAPI description
+        route = discord.http.Route("POST", "/channels/{channel_id}/messages/{message_id}/threads",
+                                   channel_id=scene.general.id, message_id=message["id"])
+        with pytest.raises(discord.HTTPException) as bad:
+            await http.request(route, json={"name": ""})
+        assert bad.value.code == 50035 and fake.violations
+        fake.violations.clear()  # expected here
+    thread = await http.start_thread_with_message(scene.general.id, message["id"], name="table 1",
+                                                  auto_archive_duration=1440)
+    assert thread["id"] == message["id"] and thread["type"] == 11 and thread["parent_id"] == str(scene.general.id)
+    with pytest.raises(discord.HTTPException) as again:  # one thread per message
+        await http.start_thread_with_message(scene.general.id, message["id"], name="again",
+                                             auto_archive_duration=1440)
+    assert again.value.code == 160004
+    posted = await http.send_message(int(thread["id"]), params=discord.http.MultipartParameters(
+        payload={"content": "in the thread"}, multipart=None, files=None))
+    assert posted["channel_id"] == thread["id"]
+    with pytest.raises(discord.HTTPException) as nested:  # a thread's messages cannot start threads
+        await http.start_thread_with_message(int(thread["id"]), posted["id"], name="nested",
+                                             auto_archive_duration=1440)
+    assert nested.value.code == 50024
+    scene.general.overwrites.append({"id": str(scene.bot.user.id), "type": 1, "allow": "0",
+                                     "deny": str(discord.Permissions(create_public_threads=True).value)})
+    other = await http.send_message(scene.general.id, params=discord.http.MultipartParameters(
+        payload={"content": "another"}, multipart=None, files=None))
+    with pytest.raises(discord.Forbidden):
+        await http.start_thread_with_message(scene.general.id, other["id"], name="no", auto_archive_duration=1440)

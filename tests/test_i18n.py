@@ -27,7 +27,7 @@ def test_language_choice_and_formatting() -> None:
     assert t("thenumber.ack.locked", "en", number="513", channel="#g", round=1, turn=2).startswith("Locked in 513")
 
 
-SHARED_AREAS = ("core", "commands", "stats", "ratings", "daily")
+SHARED_AREAS = ("core", "commands", "stats", "ratings", "daily", "threads")
 
 
 def area_messages(language: str) -> dict[str, Mapping[str, str]]:

@@ -2,8 +2,8 @@
 
 A table is **live** (15 s to 1 h a step: ``turn_seconds``, today's behaviour) or **daily** (1 h to 72 h a step:
 ``step_hours``), chosen with the ``pace`` option of ``/<game> start``. Both options are the table's, not the
-game's: every game gets them (:data:`TABLE_OPTIONS`), and they never reach a game's ``setup``
-(:func:`engine_options`).
+game's: every game gets them (:data:`TABLE_OPTIONS`, with ``thread``: a table in a thread of its own), and they
+never reach a game's ``setup`` (:func:`engine_options`).
 
 A daily table reminds each awaited player at most twice a step: at half time (``half``) and near the deadline
 (``near``: 2 h before, or 10 % of the step when that is shorter). Neither falls in the server's quiet hours
@@ -26,7 +26,9 @@ from .game import Option
 LIVE, DAILY = "live", "daily"
 PACE = Option("pace", LIVE, choices=(LIVE, DAILY))
 STEP_HOURS = Option("step_hours", 24, min=1, max=72)  # a daily table's step; a live table uses turn_seconds
-TABLE_OPTIONS: tuple[Option, ...] = (PACE, STEP_HOURS)
+# A table played in a thread of its own (cogs/table/threads.py); not given: the server's /server threads setting.
+THREAD = Option("thread", False)
+TABLE_OPTIONS: tuple[Option, ...] = (PACE, STEP_HOURS, THREAD)
 TABLE_OPTION_NAMES = frozenset(o.name for o in TABLE_OPTIONS)
 
 HALF, NEAR = "half", "near"

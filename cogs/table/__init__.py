@@ -21,5 +21,6 @@ async def setup(bot: "NumberBot") -> None:
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     table = TableCog(bot)
     await bot.add_cog(table)
-    # /mygames and /server timezone (daily tables)
-    await bot.add_cog(DailyCommands(bot, table.poster, table.notify, table.timers.daily.zones))
+    # /mygames, /server timezone (daily tables) and /server threads (a thread per table)
+    await bot.add_cog(DailyCommands(bot, table.poster, table.notify, table.timers.daily.zones,
+                                    table.threads.servers))

@@ -45,6 +45,7 @@ from .private_sheets import PrivateSheets
 from .recovery import Recovery
 from .refusals import Refused
 from .table_state import TableState
+from .threads import ServerThreads, TableThreads
 from .timers import Timers
 from .turn_messages import seat_infos
 
@@ -80,8 +81,10 @@ class TableCog(commands.Cog, name="Table"):
         self.recovery = Recovery(self.poster, self.timers, self.service, bot.store, self.presenters,
                                  self.languages, self.state, bot.scheduler, bot.clock)
         self.answers = InteractionAnswers(bot, bot.scheduler, self.languages)
+        self.threads = TableThreads(bot.store, self.poster, self.state, self.languages, self.presenters,
+                                    ServerThreads(bot.store))
         self.lobby = Lobby(bot, bot.store, self.service, self.presenters, self.languages, self.answers, self.poster,
-                           self.timers, self.kinds)
+                           self.timers, self.threads, self.kinds)
         throttle = ReplyThrottle(burst=bot.settings.dm_replies_per_window,
                                  window=bot.settings.dm_reply_window_seconds)
         self.inbox = Inbox(bot, bot.store, bot.scheduler, self.service, self.presenters, self.languages,
@@ -161,7 +164,7 @@ class TableCog(commands.Cog, name="Table"):
             if table.running:
                 lang = await self._game_lang(table.record)
                 with contextlib.suppress(discord.HTTPException):
-                    await self.poster.channel(table.record.channel_id).send(t("core.stop.database_lost", lang))
+                    await self.poster.channel(self.poster.where(table.record)).send(t("core.stop.database_lost", lang))
         await self.bot.close()
 
     async def _game_lang(self, record: GameRecord) -> str:
@@ -330,7 +333,7 @@ class TableCog(commands.Cog, name="Table"):
             record = await store.open_game_of_user(interaction.user.id, details=False)
         if record is None and interaction.guild_id is not None:
             recent = await store.finished_games(interaction.guild_id, RECENT_GAMES)
-            record = next((g for g in recent if g.channel_id == interaction.channel_id), None)
+            record = next((g for g in recent if interaction.channel_id in (g.channel_id, g.thread_id)), None)
         return record
 
     @app_commands.rename(public=cmd("public", "commands.opt.public"))

@@ -31,10 +31,11 @@ log = logging.getLogger(__name__)
 ZONE_META = "timezone:{guild}"
 
 
-def jump_link(record: GameRecord, message_id: int | None) -> str:
-    """The link that opens a game's message (its channel when the message is not known)."""
+def jump_link(record: GameRecord, message_id: int | None, where: int | None = None) -> str:
+    """The link that opens a game's message (its channel when the message is not known); ``where``: the channel
+    or thread its turn messages are in, when not the record's channel."""
     guild = record.guild_id if record.guild_id is not None else "@me"
-    base = f"https://discord.com/channels/{guild}/{record.channel_id}"
+    base = f"https://discord.com/channels/{guild}/{where or record.channel_id}"
     return f"{base}/{message_id}" if message_id else base
 
 

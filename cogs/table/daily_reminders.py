@@ -88,7 +88,7 @@ class DailyReminders:
         the channel that pings only them; nothing for a player who turned both off."""
         talk, record = self.poster, table.record
         assert record.deadline is not None
-        link = jump_link(record, talk.state.turn_message_id(table.id) or record.status_message_id)
+        link = jump_link(record, talk.state.turn_message_id(table.id) or record.status_message_id, talk.where(record))
         mentions: list[int] = []
         for seat in sorted(table.awaited()):
             user_id = table.seat(seat).user_id
@@ -115,7 +115,7 @@ class DailyReminders:
         text = t("daily.mention", lang, names=" ".join(f"<@{u}>" for u in user_ids),
                  game=talk.presenter(record).title(lang), left=discord_time(record.deadline, "R"))
         try:
-            await talk.send(talk.channel(record.channel_id), nonce=f"dm{record.id % 10**9}.{table.step}{slot[0]}",
+            await talk.send(talk.channel(talk.where(record)), nonce=f"dm{record.id % 10**9}.{table.step}{slot[0]}",
                             content=text, allowed_mentions=discord.AllowedMentions(
                                 everyone=False, roles=False, replied_user=False,
                                 users=[discord.Object(id=u) for u in user_ids]))

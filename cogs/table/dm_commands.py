@@ -52,7 +52,7 @@ class DMCommands:
     async def run(self, command: str, confirmed: bool, record: GameRecord, user_id: int,
                   channel: discord.abc.Messageable, nonce: str, lang: str, answer: Any) -> None:
         presenter = self.presenters[record.kind]
-        where = f"<#{record.channel_id}>"
+        where = f"<#{self.poster.where(record)}>"  # the table's thread, if it plays in one
         if command == "help":
             await answer(t("core.dm.help", lang, game=presenter.title(lang), channel=where,
                            how=presenter.dm_how(lang)))

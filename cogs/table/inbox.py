@@ -204,7 +204,7 @@ class Inbox:
         state = outcome.reports[0].before if outcome.reports else table.state
         complete = bool(outcome.reports) and outcome.reports[0].step == ack.step
         return str(presenter.acknowledge(table.game.view(state, None), ack.action, ack.changed, complete,
-                                         table.record.channel_id, lang))
+                                         self.poster.where(table.record), lang))  # its thread, if it has one
 
     async def open_private(self, interaction: Interaction, kind: str, game_id: int, step: int) -> None:
         """A sealed step's "Choose secretly": the seat's own options, privately (or a modal for free text)."""

@@ -16,7 +16,7 @@ from bot.core.service import GameService
 from bot.http_pacing import in_background
 from bot.i18n import t
 from cogs.seats import marked_name, safe_name, seat_style
-from storage.base import GameRecord, GameStore
+from storage.base import ChannelBusy, GameRecord, GameStore
 
 from .answering import InteractionAnswers
 from .answers import edit, reply, send
@@ -26,6 +26,7 @@ from .permissions import check_channel_permissions
 from .poster import Poster
 from .presenter import Presenters
 from .refusals import Refused, word
+from .threads import TableThreads
 from .timers import Timers
 
 log = logging.getLogger(__name__)
@@ -36,7 +37,7 @@ AI_NAMES = ("Ada", "Blaise", "Carl", "Dora", "Emmy", "Fermat")
 class Lobby:
     def __init__(self, client: discord.Client, store: GameStore, service: GameService, presenters: Presenters,
                  languages: Languages, answers: InteractionAnswers, poster: Poster, timers: Timers,
-                 kinds: frozenset[str]) -> None:
+                 threads: TableThreads, kinds: frozenset[str]) -> None:
         self.client = client
         self.store = store
         self.service = service
@@ -45,6 +46,7 @@ class Lobby:
         self.answers = answers
         self.poster = poster
         self.timers = timers
+        self.threads = threads
         self.kinds = kinds
 
     async def open_table(self, interaction: Interaction, kind: str, options: Mapping[str, Any], ai_players: int,
@@ -64,10 +66,14 @@ class Lobby:
                           ai_levels: list[str], invited: tuple[int, ...] = ()) -> None:
         """A lobby hosted by whoever asked, with AI seats of ``ai_levels``; ``invited``: players mentioned once
         in it (``allowed_mentions`` pings only them), each confirming by pressing Join."""
+        channel_id = interaction.channel_id or 0
+        playing = await self.store.open_game_in_channel(channel_id)
+        if playing is not None and playing.channel_id != channel_id:
+            raise ChannelBusy(playing.id)  # a thread a table plays in is that table's: no second one there
         lang = await self.languages.for_channel(interaction)
+        options = await self.threads.with_default(interaction.guild_id, {**options, "language": lang})
         record = await self.service.open_lobby(interaction.guild_id, interaction.channel_id or 0,
-                                               interaction.user.id, interaction.user.display_name,
-                                               {**options, "language": lang}, kind=kind)
+                                               interaction.user.id, interaction.user.display_name, options, kind=kind)
         try:
             for i, level in enumerate(ai_levels):
                 record = await self.service.add_ai(record.id, interaction.user.id, level, self._ai_name(record, i))
@@ -162,7 +168,10 @@ class Lobby:
                 try:
                     record = outcome.table.record
                     lang = await self.languages.for_game(record)
-                    started = word(self.presenters[record.kind], "core.lobby.started", lang)
+                    # the thread first: stored before the first turn message is posted, and named by the lobby
+                    thread = await self.threads.open(interaction, record)
+                    started = (t("threads.started", lang, thread=f"<#{thread}>") if thread is not None
+                               else word(self.presenters[record.kind], "core.lobby.started", lang))
                     await edit(interaction, embed=self.lobby_embed(record, lang, started), view=None)
                 finally:  # the game runs: it gets its turn message and timers whatever happened above
                     await self.poster.announce(outcome.table, outcome.reports)

@@ -1,5 +1,6 @@
-"""``/mygames`` (every table waiting for you, in any server) and ``/server timezone`` (the quiet hours' zone of a
-server's daily tables), beside the shared front end: its own cog, so the table cog's files stay as they are.
+"""``/mygames`` (every table waiting for you, in any server), ``/server timezone`` (the quiet hours' zone of a
+server's daily tables) and ``/server threads`` (new tables in a thread of their own, cogs/table/threads.py),
+beside the shared front end: its own cog, so the table cog's files stay as they are.
 
 Both answer privately. ``/mygames`` lists the running tables whose current step awaits you, soonest deadline
 first, each with a link to its turn message; the list is cut to Discord's 2,000 characters with a count of the
@@ -30,6 +31,7 @@ from .daily import ServerZones, jump_link
 from .language import cmd
 from .notify import NotifySettings
 from .poster import Poster
+from .threads import ServerThreads
 
 if TYPE_CHECKING:
     from bot.client import NumberBot
@@ -71,11 +73,13 @@ def waiting_text(tables: Sequence[Waiting], lang: str, limit: int = MESSAGE_LIMI
 
 
 class DailyCommands(commands.Cog, name="DailyTables"):
-    def __init__(self, bot: NumberBot, poster: Poster, notify: NotifySettings, zones: ServerZones) -> None:
+    def __init__(self, bot: NumberBot, poster: Poster, notify: NotifySettings, zones: ServerZones,
+                 threads: ServerThreads) -> None:
         self.bot = bot
         self.poster = poster
         self.notify = notify
         self.zones = zones
+        self.threads = threads
 
     async def cog_load(self) -> None:
         self.bot.tree.add_command(app_commands.Command(
@@ -87,6 +91,10 @@ class DailyCommands(commands.Cog, name="DailyTables"):
             name=cmd("timezone", "daily.cmd.timezone"), callback=self.timezone_cmd,
             description=cmd("The time zone of the daily tables' quiet hours (Manage Server)",
                             "daily.cmd.timezone.desc")))
+        server.add_command(app_commands.Command(
+            name=cmd("threads", "threads.cmd.threads"), callback=self.threads_cmd,
+            description=cmd("Whether each new table plays in a thread of its own (Manage Server)",
+                            "threads.cmd.threads.desc")))
         self.bot.tree.add_command(server)
         self._plan_summaries()
 
@@ -133,7 +141,7 @@ class DailyCommands(commands.Cog, name="DailyTables"):
         record = table.record
         message_id = self.poster.state.turn_message_id(table.id) or record.status_message_id
         return Waiting(self.poster.presenter(table).title(lang), record.channel_id, record.deadline,
-                       is_daily(record.options), jump_link(record, message_id))
+                       is_daily(record.options), jump_link(record, message_id, self.poster.where(record)))
 
     async def _lang(self, interaction: Interaction) -> str:
         return await self.poster.languages.for_user(interaction)
@@ -187,3 +195,21 @@ class DailyCommands(commands.Cog, name="DailyTables"):
             await reply(interaction, t("daily.timezone.unknown", lang, zone=zone[:60]))
             return
         await reply(interaction, t("daily.timezone.set", lang, zone=chosen.key))
+
+    @app_commands.rename(on=cmd("on", "threads.cmd.threads.on"))
+    @app_commands.describe(on=cmd("True: a thread per table by default; False: in the channel (empty: show it)",
+                                  "threads.cmd.threads.on.desc"))
+    async def threads_cmd(self, interaction: Interaction, on: bool | None = None) -> None:
+        """Show, or (Manage Server) set, whether new tables of this server play in a thread of their own."""
+        lang = await self._lang(interaction)
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            await reply(interaction, t("core.error.guild_only", lang))
+            return
+        if on is not None:
+            if not interaction.permissions.manage_guild:
+                await reply(interaction, t("threads.not_allowed", lang))
+                return
+            await self.threads.set(guild_id, on)
+        shown = await self.threads.of(guild_id)
+        await reply(interaction, t("threads.shown.on" if shown else "threads.shown.off", lang))

@@ -145,6 +145,22 @@ class Poster:
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id)
 
+    def where(self, record: GameRecord) -> int:
+        """Where the game's turns are told: its thread (cogs/table/threads.py), else its channel. The lobby and
+        the final result are always in the channel (``record.channel_id``)."""
+        return self.state.threads.get(record.id) or record.thread_id or record.channel_id
+
+    async def close_thread(self, record: GameRecord, lang: str) -> None:
+        """The game ended (its result is in the channel): one closing line in its thread, if it has one."""
+        thread = self.where(record)
+        if thread == record.channel_id:
+            return
+        try:
+            await self.send(self.channel(thread), nonce=f"tc{record.id}",
+                            content=t("threads.over", lang, channel=f"<#{record.channel_id}>"))
+        except discord.HTTPException as exc:
+            log.info("game %s: could not close its thread: %s", record.id, exc)
+
     # Posting ------------------------------------------------------------------------------------
     async def send(self, target: discord.abc.Messageable, *, nonce: str | None, card: Card | None = None,
                    **fields: Any) -> discord.Message | None:
@@ -163,14 +179,18 @@ class Poster:
                     await asyncio.sleep(delay)
         return None
 
-    async def post(self, record: GameRecord, *, nonce: str, card: Card, **fields: Any) -> discord.Message | None:
+    async def post(self, record: GameRecord, *, nonce: str, card: Card, in_channel: bool = False,
+                   **fields: Any) -> discord.Message | None:
+        """A game's message, in its thread (``in_channel``: in its channel, the final result)."""
+        target = record.channel_id if in_channel else self.where(record)
         try:
-            message = await self.send(self.channel(record.channel_id), nonce=nonce, card=card, **fields)
+            message = await self.send(self.channel(target), nonce=nonce, card=card, **fields)
         except discord.HTTPException as exc:
             if exc.status == 403 and card.pictures:
                 # Attach Files was taken away: the message matters, its picture does not.
                 log.warning("game %s: posting without the attached pictures (%s)", record.id, exc)
-                return await self.post(record, nonce=nonce, card=replace(card, pictures=()), **fields)
+                return await self.post(record, nonce=nonce, card=replace(card, pictures=()), in_channel=in_channel,
+                                       **fields)
             if exc.status in (403, 404):
                 await self.channel_failed(record, exc)
             else:
@@ -191,11 +211,13 @@ class Poster:
             log.info("could not DM user %s: %s", user_id, exc)
             return False
 
-    async def recent_message(self, record: GameRecord, wanted: Callable[[discord.Message], bool]
-                             ) -> discord.Message | None:
+    async def recent_message(self, record: GameRecord, wanted: Callable[[discord.Message], bool], *,
+                             in_channel: bool = False) -> discord.Message | None:
+        """A message of this bot among the recent ones of the game's thread (``in_channel``: its channel)."""
         me = self.bot.user.id if self.bot.user else 0
+        target = record.channel_id if in_channel else self.where(record)
         try:
-            async for message in self.channel(record.channel_id).history(limit=LOOKBACK):
+            async for message in self.channel(target).history(limit=LOOKBACK):
                 if message.author.id == me and wanted(message):
                     log.info("game %s: found a message already posted (%s)", record.id, message.id)
                     return message
@@ -270,12 +292,14 @@ class Poster:
                 fields.update(content=None, attachments=[], embeds=[discord.Embed(
                     title=presenter.title(lang), description=t("core.game.abandoned", lang), colour=presenter.colour)])
             try:
-                await self.channel(record.channel_id).get_partial_message(status_message_id).edit(**fields)
+                await self.channel(self.where(record)).get_partial_message(status_message_id).edit(**fields)
             except discord.HTTPException as exc:
                 log.info("could not close the turn message of game %s: %s", record.id, exc)
         self.turn_messages.pop(record.id, None)
+        # the end is told in the channel, like a result; a thread says where
         await self.post(record, nonce=f"{DEFAULT_NONCES['abandoned']}{record.id}", card=Card(t("core.game.abandoned",
-                                                                                               lang)))
+                                                                                               lang)), in_channel=True)
+        await self.close_thread(record, lang)
 
     async def after_removal(self, outcome: Outcome, status_message: int | None) -> None:
         """Tell what a player's leaving or removal did: the game abandoned, ended, or going on without them."""
@@ -430,7 +454,7 @@ class Poster:
         now = await self.service.table(table.id)  # the game as it is now: it may have ended meanwhile
         for index, step in enumerate(steps):
             found = await self.recent_message(record, lambda m, h=step: bool(
-                presenter.reported(m, h))) if catching_up else None
+                presenter.reported(m, h)), in_channel=step.finished) if catching_up else None
             card = presenter.report(step, seats, lang)
             if step.finished:  # the game's last report is its final message: with the rating changes
                 card = await final_with_changes(self.store, card, record, lang)
@@ -440,13 +464,15 @@ class Poster:
                 await self.open_turn(now, (), lang=lang, catching_up=catching_up, head=card)
                 return
             if found is None:
-                if self.may_attach(record.channel_id):
+                if self.may_attach(self.where(record)):
                     card = replace(card, pictures=tuple(await presenter.report_pictures(step, record, lang)))
                 # the report that tells the end is the final message: it offers a new game
                 again = {"view": again_view(record.kind, table.id, lang)} if step.finished else {}
                 if await self.post(record, nonce=self.nonce(presenter, "report", table.id, step.step), card=card,
-                                   **again) is None:
+                                   in_channel=step.finished, **again) is None:
                     return  # caught up later
+                if step.finished:
+                    await self.close_thread(record, lang)
             await self.service.announced(table.id, step.step)
         table = await self.service.table(table.id)  # the game as it is now: it may have ended meanwhile
         if table.running:
@@ -474,7 +500,7 @@ class Poster:
     async def _close(self, table: Table, up: TurnMessage, ended: Happened | None, lang: str) -> None:
         """The turn message of a step told in a report, once the step is over: closed (no buttons, nor the
         reminder) by one edit, when no interaction could do it (a deadline, a DM)."""
-        partial = self.channel(table.record.channel_id).get_partial_message(up.message_id)
+        partial = self.channel(self.where(table.record)).get_partial_message(up.message_id)
         head = up.head
         if head is None and ended is not None and self.presenter(table).closes_turn:
             # found after a restart: what is above the turn's own card (its last embed unless the current
@@ -523,10 +549,12 @@ class Poster:
             card = self._with_footer(card, presenter.title(lang), game_id, True, lang)
             marker = {footer(presenter.title(lg), game_id, True, lg) for lg in LANGUAGES}
             message = await self.recent_message(record, lambda m: any(
-                e.footer.text in marker for e in m.embeds)) if catching_up else None
+                e.footer.text in marker for e in m.embeds), in_channel=True) if catching_up else None
             if message is None:
                 message = await self.post(record, nonce=self.nonce(presenter, "final", game_id, step), card=card,
-                                          view=again_view(record.kind, game_id, lang))
+                                          view=again_view(record.kind, game_id, lang), in_channel=True)
+                if message is not None:
+                    await self.close_thread(record, lang)
             if message is not None:
                 self._waiting_finals.pop(game_id, None)
                 await self.service.announced(game_id, step - 1)
@@ -604,7 +632,7 @@ class Poster:
     async def _edit(self, record: GameRecord, message_id: int, card: Card, view: discord.ui.View | None = None
                     ) -> bool:
         try:
-            await self.channel(record.channel_id).get_partial_message(message_id).edit(**edit_fields(card),
+            await self.channel(self.where(record)).get_partial_message(message_id).edit(**edit_fields(card),
                                                                                         view=view)
             return True
         except discord.HTTPException as exc:
@@ -641,7 +669,7 @@ class Poster:
             if not self.spend(table, 1):
                 return
             try:
-                await self.channel(table.record.channel_id).get_partial_message(up.message_id).edit(
+                await self.channel(self.where(table.record)).get_partial_message(up.message_id).edit(
                     **edit_fields(card), view=self.input_view(table, prompt, lang))
             except discord.HTTPException as exc:
                 log.info("game %s: could not refresh the turn message: %s", game_id, exc)

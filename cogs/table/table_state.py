@@ -17,6 +17,9 @@ class TableState:
     def __init__(self) -> None:
         # Per game: the turn message that is up (to edit it once its step is over).
         self.turn_messages: dict[int, TurnMessage] = {}
+        # Per game: the thread it plays in, opened by this process (a game loaded from the store has its
+        # record's ``thread_id``; the service's table started before the thread existed does not).
+        self.threads: dict[int, int] = {}
         # One game's telling at a time (posting, editing, catching up, the reminder's edit).
         self.locks = KeyedLocks()
         # After a start, until the restore is done: the games already caught up (see Recovery.take_up).

@@ -103,7 +103,7 @@ class Timers:
                 if not presenter.reminds_in_channel:
                     self.poster.spend(table, 1)
                 lang = await self.languages.for_dm(user_id, record)
-                text = presenter.reminder(view, seat, left, record.channel_id, lang)
+                text = presenter.reminder(view, seat, left, self.poster.where(record), lang)
                 if await self.poster.send_dm(user_id, text, nonce=f"remind{game_id % 10**9}.{step}.{seat}"):
                     continue
             if reach.mention:
@@ -118,7 +118,7 @@ class Timers:
         text = t("core.remind.mention", lang, names=" ".join(f"<@{u}>" for u in user_ids), seconds=seconds,
                  game=self.poster.presenter(table).title(lang))
         try:
-            await self.poster.send(self.poster.channel(record.channel_id),
+            await self.poster.send(self.poster.channel(self.poster.where(record)),
                                    nonce=f"remind{record.id % 10**9}.{table.step}",
                                    content=text, allowed_mentions=discord.AllowedMentions(
                                        everyone=False, roles=False, replied_user=False,
@@ -140,7 +140,7 @@ class Timers:
                 return
             self.state.turn_messages[game_id] = replace(up, reminded=True)
             try:
-                await self.poster.channel(table.record.channel_id).get_partial_message(up.message_id).edit(
+                await self.poster.channel(self.poster.where(table.record)).get_partial_message(up.message_id).edit(
                     content=text, allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException as exc:
                 log.info("game %s: could not remind on the turn message: %s", game_id, exc)

@@ -71,3 +71,11 @@ def empty_message() -> DiscordAPIError:
 
 def invalid_form_body(errors: dict[str, Any]) -> DiscordAPIError:
     return DiscordAPIError(400, 50035, "Invalid Form Body", errors)
+
+
+def wrong_channel_type() -> DiscordAPIError:
+    return DiscordAPIError(400, 50024, "Cannot execute action on this channel type")
+
+
+def thread_exists() -> DiscordAPIError:
+    return DiscordAPIError(400, 160004, "A thread has already been created for this message")

@@ -14,10 +14,14 @@ from .state import (
     APPLICATION_ID,
     ATTACH_FILES,
     BOT_USER_ID,
+    CREATE_PUBLIC_THREADS,
     MESSAGE_FLAG_COMPONENTS_V2,
     MESSAGE_FLAG_EPHEMERAL,
+    MESSAGE_FLAG_HAS_THREAD,
     MESSAGE_FLAG_LOADING,
     SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    TEXT_CHANNEL_TYPES,
     UPLOADS,
     VIEW_CHANNEL,
     Attachment,
@@ -79,6 +83,8 @@ class Routes:
             ("PATCH", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)",
              "/channels/{channel_id}/messages/{message_id}", self.edit_message),
             ("DELETE", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)", None, self.delete_message),
+            ("POST", r"/channels/(?P<channel>\d+)/messages/(?P<message>\d+)/threads",
+             "/channels/{channel_id}/messages/{message_id}/threads", self.create_thread),
             ("POST", r"/interactions/(?P<iid>\d+)/(?P<token>[^/]+)/callback",
              "/interactions/{interaction_id}/{interaction_token}/callback", self.callback),
             ("POST", hook, "/webhooks/{webhook_id}/{webhook_token}", self.followup),
@@ -200,7 +206,7 @@ class Routes:
         perms = self.world.permissions_in(channel, BOT_USER_ID)
         if not perms & VIEW_CHANNEL:
             raise E.missing_access()
-        if not perms & SEND_MESSAGES:
+        if not perms & (SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES):
             raise E.missing_permissions()
 
     def new_message(self, channel: Channel, body: Json, *, flags_mask: int = SENDABLE_FLAGS, mtype: int = 0,
@@ -325,6 +331,29 @@ class Routes:
                 raise E.missing_permissions()
         await self._delete(msg)
         return 204, None
+
+    async def create_thread(self, p: dict[str, str], q: dict[str, str], body: Any) -> Result:
+        """Start a public thread from a message (the thread takes the message's id, as on Discord): only in a
+        text or announcement channel, with View Channel and Create Public Threads, once per message."""
+        channel = self._channel(p["channel"])
+        if channel.type not in TEXT_CHANNEL_TYPES:
+            raise E.wrong_channel_type()
+        perms = self.world.permissions_in(channel, BOT_USER_ID)
+        if not perms & VIEW_CHANNEL:
+            raise E.missing_access()
+        if not perms & CREATE_PUBLIC_THREADS:
+            raise E.missing_permissions()
+        msg = self._message(channel, p["message"])
+        if msg.thread_id is not None:
+            raise E.thread_exists()
+        thread = Channel(msg.id, 11, str(body["name"]), channel.guild_id, parent_id=channel.id,
+                         owner_id=BOT_USER_ID)
+        self.world.channels[thread.id] = thread
+        msg.thread_id = thread.id
+        msg.flags |= MESSAGE_FLAG_HAS_THREAD
+        note(self.world, "thread", channel=channel.id, message=msg.id, thread=thread.id)
+        await self.fake.dispatch("THREAD_CREATE", thread.payload(self.world) | {"newly_created": True})
+        return 201, thread.payload(self.world)
 
     # ---- interactions -------------------------------------------------------------------------------
     def interaction_for(self, path: str) -> InteractionResult | None:

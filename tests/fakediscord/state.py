@@ -28,18 +28,25 @@ Json = dict[str, Any]
 # Permission bits used by the fake's own checks (values from discord.py so they cannot drift).
 VIEW_CHANNEL = discord.Permissions(view_channel=True).value
 SEND_MESSAGES = discord.Permissions(send_messages=True).value
+SEND_MESSAGES_IN_THREADS = discord.Permissions(send_messages_in_threads=True).value
+CREATE_PUBLIC_THREADS = discord.Permissions(create_public_threads=True).value
 ATTACH_FILES = discord.Permissions(attach_files=True).value
 ADMINISTRATOR = discord.Permissions(administrator=True).value
 EVERYONE_DEFAULT = discord.Permissions(
     view_channel=True, send_messages=True, read_message_history=True, embed_links=True,
     attach_files=True, add_reactions=True, use_application_commands=True, use_external_emojis=True,
 ).value
-BOT_DEFAULT = EVERYONE_DEFAULT | discord.Permissions(manage_messages=True).value
+# Discord's default bot role can start public threads and talk in them, as a server's @everyone usually can.
+BOT_DEFAULT = EVERYONE_DEFAULT | discord.Permissions(manage_messages=True, create_public_threads=True,
+                                                     send_messages_in_threads=True).value
 ALL_PERMISSIONS = discord.Permissions.all().value
 
 MESSAGE_FLAG_EPHEMERAL = 1 << 6
 MESSAGE_FLAG_LOADING = 1 << 7
 MESSAGE_FLAG_COMPONENTS_V2 = 1 << 15
+MESSAGE_FLAG_HAS_THREAD = 1 << 5
+TEXT_CHANNEL_TYPES = (0, 5)  # guild text and announcement channels: where a thread can start from a message
+THREAD_TYPES = (10, 11, 12)  # announcement, public and private threads
 
 
 def iso(ts: float | None = None) -> str:
@@ -164,23 +171,37 @@ class Guild:
 @dataclass
 class Channel:
     id: int
-    type: int  # 0 guild text, 1 DM
+    type: int  # 0 guild text, 1 DM, 11 public thread (see THREAD_TYPES)
     name: str | None = None
     guild_id: int | None = None
     recipient_id: int | None = None
     position: int = 0
     overwrites: list[Json] = field(default_factory=list)
     deleted: bool = False
+    parent_id: int | None = None  # a thread's channel (whose permissions it has)
+    owner_id: int | None = None  # who started the thread
 
     @property
     def is_dm(self) -> bool:
         return self.type == 1
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
 
     def payload(self, world: World) -> Json:
         if self.is_dm:
             recipient = world.users[self.recipient_id or 0]
             return {"id": str(self.id), "type": 1, "recipients": [recipient.payload()],
                     "last_message_id": None, "flags": 0}
+        if self.is_thread:
+            return {
+                "id": str(self.id), "type": self.type, "name": self.name, "guild_id": str(self.guild_id),
+                "parent_id": str(self.parent_id), "owner_id": str(self.owner_id), "last_message_id": None,
+                "rate_limit_per_user": 0, "message_count": 0, "member_count": 1, "total_message_sent": 0,
+                "flags": 0, "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
+                                                "archive_timestamp": iso(), "locked": False},
+            }
         return {
             "id": str(self.id), "type": self.type, "name": self.name, "guild_id": str(self.guild_id),
             "position": self.position, "permission_overwrites": copy.deepcopy(self.overwrites),
@@ -246,6 +267,7 @@ class Message:
     webhook_id: int | None = None
     mention_ids: list[int] = field(default_factory=list)
     attachments: list[Attachment] = field(default_factory=list)
+    thread_id: int | None = None  # the thread started from this message (it shares the message's id)
 
     @property
     def ephemeral(self) -> bool:
@@ -270,6 +292,8 @@ class Message:
             "mention_roles": [], "mention_everyone": False, "pinned": False, "tts": False,
             "sticker_items": [], "reactions": [],
         }
+        if self.thread_id is not None and self.thread_id in world.channels:
+            data["thread"] = world.channels[self.thread_id].payload(world)
         if channel.guild_id is not None:
             data["guild_id"] = str(channel.guild_id)
             member = world.guilds[channel.guild_id].members.get(self.author_id)
@@ -389,7 +413,10 @@ class World:
         return ALL_PERMISSIONS if bits & ADMINISTRATOR else bits
 
     def permissions_in(self, channel: Channel, user_id: int) -> int:
-        """Discord's overwrite algorithm: @everyone, then roles (deny then allow), then the member."""
+        """Discord's overwrite algorithm: @everyone, then roles (deny then allow), then the member. A thread
+        has its parent channel's permissions."""
+        if channel.parent_id is not None:
+            return self.permissions_in(self.channels[channel.parent_id], user_id)
         if channel.guild_id is None:
             return EVERYONE_DEFAULT
         guild = self.guilds[channel.guild_id]

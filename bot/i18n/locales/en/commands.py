@@ -41,6 +41,9 @@ MESSAGES = {
     "commands.opt.pace.desc": "live: 15 s to 1 h a turn; daily: 1 h to 72 h a turn, with reminders (default: live)",
     "commands.opt.step_hours": "step_hours",
     "commands.opt.step_hours.desc": "Hours per turn of a daily table (1-72, default 24)",
+    "commands.opt.thread": "thread",
+    "commands.opt.thread.desc": ("Play in a thread of its own (the lobby and the result stay here; default: the "
+                                 "server's)"),
     "commands.choice.live": "live",
     "commands.choice.daily": "daily",
 }

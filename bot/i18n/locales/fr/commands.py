@@ -41,6 +41,9 @@ MESSAGES = {
     "commands.opt.pace.desc": "direct : 15 s à 1 h par tour ; long cours : 1 h à 72 h, avec rappels (défaut : direct)",
     "commands.opt.step_hours": "heures_par_tour",
     "commands.opt.step_hours.desc": "Heures par tour d'une table au long cours (1-72, 24 par défaut)",
+    "commands.opt.thread": "fil",
+    "commands.opt.thread.desc": "Jouer dans un fil à part (l'attente et le résultat restent ici ; défaut : celui du "
+                                "serveur)",
     "commands.choice.live": "direct",
     "commands.choice.daily": "long cours",
 }
