@@ -70,6 +70,9 @@ class PostgresStore(PoolHolder):
         self._lock_pool: asyncpg.Pool | None = None
         self._held: dict[int, HeldGame] = {}  # the games this process holds (shared only), by game
 
+    def replaced(self) -> bool:
+        return False  # a server's database is not a file that can be deleted under the bot
+
     async def open(self) -> None:
         await self._open_pool()
         try:

@@ -109,11 +109,6 @@ class GameService(LobbyService):
         # The newest step committed or loaded per game, ended games included: a late load is never taken.
         self._floor: dict[int, int] = {}
 
-    @property
-    def games(self) -> dict[str, Game[Any, Any, Any]]:
-        """The older name of :attr:`by_key`, kept while code written against it (other branches) moves over."""
-        return self.by_key
-
     def game_of(self, kind: str) -> Game[Any, Any, Any]:
         try:
             return self.by_key[kind]

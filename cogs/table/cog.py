@@ -151,14 +151,12 @@ class TableCog(commands.Cog, name="Table"):
         checks it too, so no choice is acknowledged after it): stop taking choices, say it in one log line and
         in the channel of every game this process holds, and close with exit status 3 so that a supervisor
         starts the bot again on the file that is there now."""
-        replaced = getattr(self.bot.store, "replaced", None)
-        if replaced is None:  # PostgreSQL: no file to lose
-            return
-        while not replaced():
+        store = self.bot.store
+        while not store.replaced():
             await asyncio.sleep(DATABASE_WATCH_SECONDS)
-        path = getattr(self.bot.store, "path", "?")
         log.error("database %s was deleted or replaced while the bot ran: no choice is taken any more; stopping "
-                  "(exit status %d) so that a supervisor starts the bot again", path, DATABASE_LOST_EXIT)
+                  "(exit status %d) so that a supervisor starts the bot again", self.bot.settings.database_path,
+                  DATABASE_LOST_EXIT)
         self.bot.exit_code = DATABASE_LOST_EXIT  # type: ignore[attr-defined]
         for table in self.service.held():
             if table.running:
