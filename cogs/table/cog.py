@@ -37,11 +37,12 @@ from .answers import Deferral, SlowAnswer, edit, reply, send, settled
 from .components import MODAL_ID, SELECT_FIELD_PREFIX, TEXT_FIELD_ID, TextModal, choices_view, lobby_view, pick_view
 from .dms import DirectMessages
 from .language import AUTO, Languages, cmd
+from .layout import edit_fields as v2_edit
 from .permissions import check_channel_permissions
 from .presenter import Card, Presenter, Presenters
 from .refusals import USER_ERRORS, Refused, explain, word
 from .talk import Talk
-from .turn_messages import edit_fields, happened, seat_infos
+from .turn_messages import happened, seat_infos
 
 if TYPE_CHECKING:
     from bot.client import NumberBot
@@ -541,7 +542,7 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             used: list[bool] = []
 
             async def through(card: Card, view: discord.ui.View) -> None:
-                await edit(interaction, **edit_fields(card), view=view)
+                await edit(interaction, **v2_edit(card, view))
                 used.append(True)
 
             await self.talk.announce(outcome.table, outcome.reports, editor=through)
@@ -553,7 +554,7 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
                         since = [h for h in self.talk.since_of(table.id, step) if h.step != step]
                         card = presenter.done(happened(outcome.table, outcome.reports[0]),
                                               seat_infos(outcome.table), since, lang_game)
-                        await edit(interaction, **edit_fields(card), view=None)
+                        await edit(interaction, **v2_edit(card))
             await settled(interaction)
             if not interaction.response.is_done():
                 await interaction.response.defer()
@@ -572,7 +573,7 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
             run = self.talk.thread_run(outcome.table, outcome.reports, step)
             since = [*self.talk.since_of(table.id, step), *(happened(outcome.table, r) for r in run[:-1])]
             card = presenter.done(happened(outcome.table, run[-1]), seat_infos(outcome.table), since, lang_game)
-            await edit(interaction, **edit_fields(card), view=None)
+            await edit(interaction, **v2_edit(card))
             await self.talk.announce(outcome.table, outcome.reports, shown=run[-1].step)
             return
         else:

@@ -17,6 +17,7 @@ from bot.core.table import Table
 from bot.i18n import LANGUAGES
 from storage.base import GameRecord
 
+from .layout import custom_ids
 from .presenter import Card
 from .turn_messages import CATCH_UP, TurnMessage, happened, seat_infos, shows
 
@@ -193,12 +194,10 @@ class Restarts:
         told: list[int] = []
 
         def wanted(message: discord.Message) -> bool:
-            for row in message.components:
-                for child in getattr(row, "children", ()):
-                    custom_id = str(getattr(child, "custom_id", "") or "")
-                    if custom_id.startswith(prefix) and custom_id[len(prefix):].split(":")[0].isdigit():
-                        found.append(int(custom_id[len(prefix):].split(":")[0]))
-                        return True
+            for custom_id in custom_ids(message):  # V1 rows or V2 containers alike
+                if custom_id.startswith(prefix) and custom_id[len(prefix):].split(":")[0].isdigit():
+                    found.append(int(custom_id[len(prefix):].split(":")[0]))
+                    return True
             if closed and message.id > (full.lobby_message_id or 0):
                 step = next((step for step, cards in closed if any(shows(message, c) for c in cards)), None)
                 if step is not None:

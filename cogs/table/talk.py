@@ -40,6 +40,8 @@ from storage.base import GameRecord
 
 from .components import again_view, choices_view, sealed_view
 from .language import Languages
+from .layout import FINAL_COLOUR, accented, custom_ids, embeds_of, send_fields, turn_colour, without_inputs
+from .layout import edit_fields as v2_edit
 from .notify import NotifySettings
 from .presenter import Card, Happened, Presenter, Presenters, SeatInfo
 from .private_sheets import PrivateSheets
@@ -53,7 +55,6 @@ from .turn_messages import (
     TIMER_KEYS,
     TurnMessage,
     combined,
-    edit_fields,
     ended_seats,
     footer,
     happened,
@@ -164,12 +165,14 @@ class Talk(Restarts):
 
     # Posting ------------------------------------------------------------------------------------
     async def send(self, target: discord.abc.Messageable, *, nonce: str | None, card: Card | None = None,
-                   **fields: Any) -> discord.Message | None:
+                   v2: bool = False, **fields: Any) -> discord.Message | None:
         """Send, retrying Discord's server errors and rate limits with the same nonce; None if they outlast
-        every retry (the caller then catches up later: the message is never just dropped)."""
+        every retry (the caller then catches up later: the message is never just dropped). ``v2``: the card and
+        its ``view`` as one Components V2 layout (a table's message, see :mod:`cogs.table.layout`)."""
+        inputs = fields.pop("view", None) if v2 and card is not None else None
         for delay in (*self.retry_delays, None):
-            try:
-                extra = card.fields() if card is not None else {}
+            try:  # fresh files at each try
+                extra = {} if card is None else send_fields(card, inputs) if v2 else card.fields()
                 return await target.send(nonce=nonce, **extra, **fields)
             except discord.HTTPException as exc:
                 if not transient(exc):
@@ -182,7 +185,7 @@ class Talk(Restarts):
 
     async def post(self, record: GameRecord, *, nonce: str, card: Card, **fields: Any) -> discord.Message | None:
         try:
-            message = await self.send(self.channel(record.channel_id), nonce=nonce, card=card, **fields)
+            message = await self.send(self.channel(record.channel_id), nonce=nonce, card=card, v2=True, **fields)
         except discord.HTTPException as exc:
             if exc.status == 403 and card.pictures:
                 # Attach Files was taken away: the message matters, its picture does not.
@@ -282,12 +285,14 @@ class Talk(Restarts):
             # the old turn's buttons would only answer "that game was cancelled"; a turn message that shows the
             # step live (who is awaited) would go on saying so: it says the game was abandoned instead. A game
             # told in reports keeps its message (the last report is at its top), without the buttons.
-            fields: dict[str, Any] = {"view": None}
-            if not presenter.reports:
-                fields.update(content=None, attachments=[], embeds=[discord.Embed(
-                    title=presenter.title(lang), description=t("core.game.abandoned", lang), colour=presenter.colour)])
+            partial = self.channel(record.channel_id).get_partial_message(status_message_id)
             try:
-                await self.channel(record.channel_id).get_partial_message(status_message_id).edit(**fields)
+                if presenter.reports:
+                    fields = without_inputs(await partial.fetch())
+                else:
+                    fields = v2_edit(Card(embeds=(discord.Embed(title=presenter.title(lang), description=t(
+                        "core.game.abandoned", lang), colour=discord.Colour.dark_grey()),)))
+                await partial.edit(**fields)
             except discord.HTTPException as exc:
                 log.info("could not close the turn message of game %s: %s", record.id, exc)
         self.turn_messages.pop(record.id, None)
@@ -475,8 +480,7 @@ class Talk(Restarts):
     def _turn_of(message: discord.Message, record: GameRecord, step: int) -> bool:
         """Whether ``message`` carries the inputs of ``step`` (a report posted with its turn message)."""
         prefix = f"play:{record.kind}:{record.id}:{step}:"
-        return any(str(getattr(c, "custom_id", "") or "").startswith(prefix) for row in message.components
-                   for c in getattr(row, "children", ()))
+        return any(custom_id.startswith(prefix) for custom_id in custom_ids(message))
 
     async def _close(self, table: Table, up: TurnMessage, ended: Happened | None, lang: str) -> None:
         """The turn message of a step told in a report, once the step is over: closed (no buttons, nor the
@@ -487,7 +491,7 @@ class Talk(Restarts):
             # found after a restart: what is above the turn's own card (its last embed unless the current
             # step's card says otherwise) is read from the message, once
             try:
-                embeds = (await partial.fetch()).embeds
+                embeds = embeds_of(await partial.fetch())
                 own = len(self._status(table, table.prompt, seat_infos(table), (), lang).embeds) if table.prompt else 1
                 head = tuple(embeds[:max(0, len(embeds) - own)])
             except discord.HTTPException as exc:
@@ -495,9 +499,9 @@ class Talk(Restarts):
         card = self.closed_card(table, up, ended, lang, head) if ended is not None else None
         try:
             if card is None:
-                await partial.edit(content=None, view=None)
+                await partial.edit(**without_inputs(await partial.fetch()))
             else:
-                await partial.edit(**edit_fields(card), view=None)
+                await partial.edit(**v2_edit(card))
         except discord.HTTPException as exc:
             log.info("game %s: could not close the turn message %s: %s", table.id, up.message_id, exc)
 
@@ -506,7 +510,8 @@ class Talk(Restarts):
         """The turn message's card, with the "game N" footer unless the presenter wants none."""
         presenter = self.presenter(table)
         view = table.game.view(table.state, None)
-        card = presenter.status_at(view, prompt, seats, since, table.record.deadline, lang)
+        card = accented(presenter.status_at(view, prompt, seats, since, table.record.deadline, lang),
+                        turn_colour(prompt))  # whose move it is
         if presenter.footer_on_turn:
             card = self._with_footer(card, presenter.title(lang), table.id, False, lang)
         return card
@@ -524,12 +529,12 @@ class Talk(Restarts):
             if record.status != "finished":
                 return
             self.cancel_timers(game_id)
-            card = presenter.final(view_public, seats, since, lang)
+            card = accented(presenter.final(view_public, seats, since, lang), FINAL_COLOUR)
             card = await final_with_changes(self.store, card, record, lang)
             card = self._with_footer(card, presenter.title(lang), game_id, True, lang)
             marker = {footer(presenter.title(lg), game_id, True, lg) for lg in LANGUAGES}
             message = await self.recent_message(record, lambda m: any(
-                e.footer.text in marker for e in m.embeds)) if catching_up else None
+                e.footer.text in marker for e in embeds_of(m))) if catching_up else None
             if message is None:
                 message = await self.post(record, nonce=self.nonce(presenter, "final", game_id, step), card=card,
                                           view=again_view(record.kind, game_id, lang))
@@ -559,8 +564,7 @@ class Talk(Restarts):
                 return
         prefix = f"play:{record.kind}:{game_id}:{step}:"
         message = await self.recent_message(record, lambda m: any(
-            str(getattr(c, "custom_id", "") or "").startswith(prefix) for row in m.components
-            for c in getattr(row, "children", ()))) if catching_up else None
+            custom_id.startswith(prefix) for custom_id in custom_ids(m))) if catching_up else None
         if message is None:
             card = self._status(table, prompt, seats, since, lang)
             if head is not None:
@@ -610,8 +614,7 @@ class Talk(Restarts):
     async def _edit(self, record: GameRecord, message_id: int, card: Card, view: discord.ui.View | None = None
                     ) -> bool:
         try:
-            await self.channel(record.channel_id).get_partial_message(message_id).edit(**edit_fields(card),
-                                                                                        view=view)
+            await self.channel(record.channel_id).get_partial_message(message_id).edit(**v2_edit(card, view))
             return True
         except discord.HTTPException as exc:
             log.info("game %s: could not edit message %s: %s", record.id, message_id, exc)
@@ -670,7 +673,7 @@ class Talk(Restarts):
                 return
             try:
                 await self.channel(table.record.channel_id).get_partial_message(up.message_id).edit(
-                    **edit_fields(card), view=self.input_view(table, prompt, lang))
+                    **v2_edit(card, self.input_view(table, prompt, lang)))
             except discord.HTTPException as exc:
                 log.info("game %s: could not refresh the turn message: %s", game_id, exc)
 
@@ -763,20 +766,29 @@ class Talk(Restarts):
         return str(presenter.reminder_line(table.game.view(table.state, None), awaited, left, lang)) or None
 
     async def _remind_in_channel(self, game_id: int, step: int) -> None:
-        """One edit of the turn message (its content only: the embeds above stay as they are), never a
-        ping; it is the step's one spare call, which a choice made outside the message gave to the close."""
+        """One edit of the turn message (drawn again with the line at its top: a V2 message has no content of
+        its own to change), never a ping; it is the step's one spare call, which a choice made outside the
+        message gave to the close."""
         async with self.locks(game_id):
             table = await self.service.table(game_id)
             up = self.turn_messages.get(game_id)
-            if not table.running or table.step != step or up is None or up.step != step:
+            prompt = table.prompt
+            if not table.running or table.step != step or up is None or up.step != step or prompt is None:
                 return
-            text = self.reminder_text(table, await self.languages.for_game(table.record))
-            if text is None or not self._spend(table, 1):
+            lang = await self.languages.for_game(table.record)
+            if self.reminder_text(table, lang) is None or not self._spend(table, 1):
                 return
-            self.turn_messages[game_id] = replace(up, reminded=True)
+            up = self.turn_messages[game_id] = replace(up, reminded=True)
+            partial = self.channel(table.record.channel_id).get_partial_message(up.message_id)
             try:
-                await self.channel(table.record.channel_id).get_partial_message(up.message_id).edit(
-                    content=text, allowed_mentions=discord.AllowedMentions.none())
+                head = up.head
+                if head is None:  # found after a restart: what is above the turn's own card is read once
+                    shown = embeds_of(await partial.fetch())
+                    own = len(self._status(table, prompt, seat_infos(table), up.since, lang).embeds)
+                    head = tuple(shown[:max(0, len(shown) - own)])
+                    up = self.turn_messages[game_id] = replace(up, head=head)
+                await partial.edit(**v2_edit(self.turn_card(table, up, lang), self.input_view(table, prompt, lang)),
+                                   allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException as exc:
                 log.info("game %s: could not remind on the turn message: %s", game_id, exc)
 
@@ -823,27 +835,28 @@ class Talk(Restarts):
                 return False
             lang = await self.languages.for_game(table.record)
             head = up.head
-            if head is None and message.embeds and table.prompt is not None:
+            shown = embeds_of(message)
+            if head is None and shown and table.prompt is not None:
                 # found after a restart: what is above the turn's own card is in the message itself
                 own = len(self._status(table, table.prompt, seat_infos(table), up.since, lang).embeds)
-                head = tuple(message.embeds[:max(0, len(message.embeds) - own)])
+                head = tuple(shown[:max(0, len(shown) - own)])
             ended = next((r for r in reports if r.step == step), None)
             if ended is not None and self.continues(table, step):
                 return False  # the same thread goes on in this message: announcing edits it
             if ended is None:
                 if not table.running or table.step != step or table.prompt is None:
                     return False
-                await answer(**edit_fields(self.turn_card(table, up, lang, head)),
-                             view=self.input_view(table, table.prompt, lang))
+                await answer(**v2_edit(self.turn_card(table, up, lang, head),
+                                       self.input_view(table, table.prompt, lang)))
                 self.turn_messages[game_id] = replace(up, head=head)
                 return True
             presenter = self.presenter(table)
             if presenter.reports:
                 card = self.closed_card(table, up, happened(table, ended), lang, head)
                 if card is None:
-                    await answer(view=None)
+                    await answer(**without_inputs(message))
                     return True
             else:
                 card = presenter.done(happened(table, ended), seat_infos(table), up.since, lang)
-            await answer(**edit_fields(card), view=None)
+            await answer(**v2_edit(card))
             return True
