@@ -38,6 +38,7 @@ from .components import MODAL_ID, SELECT_FIELD_PREFIX, TEXT_FIELD_ID, TextModal,
 from .dms import DirectMessages
 from .language import AUTO, Languages, cmd
 from .layout import edit_fields as v2_edit
+from .layout import send_fields
 from .permissions import check_channel_permissions
 from .presenter import Card, Presenter, Presenters
 from .refusals import USER_ERRORS, Refused, explain, word
@@ -239,8 +240,8 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
                                      game=self.presenters[kind].title(lang))
                 extra["allowed_mentions"] = discord.AllowedMentions(
                     everyone=False, roles=False, users=[discord.Object(id=u) for u in invited])
-            message_id = await send(interaction, embed=self.lobby_embed(record, lang),
-                                    view=self._lobby_view(record, lang), **extra)
+            message_id = await send(interaction, **send_fields(Card(extra.pop("content", None), (
+                self.lobby_embed(record, lang),)), self._lobby_view(record, lang)), **extra)
             if message_id:
                 await self.bot.store.set_message(record.id, "lobby", message_id)
         except BaseException:
@@ -325,7 +326,7 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
                     record = outcome.table.record
                     lang = await self.languages.for_game(record)
                     started = word(self.presenters[record.kind], "core.lobby.started", lang)
-                    await edit(interaction, embed=self.lobby_embed(record, lang, started), view=None)
+                    await edit(interaction, **v2_edit(Card(embeds=(self.lobby_embed(record, lang, started),))))
                 finally:  # the game runs: it gets its turn message and timers whatever happened above
                     await self.talk.announce(outcome.table, outcome.reports)
             elif action == "cancel":
@@ -343,10 +344,10 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         lang = await self.languages.for_game(record)
         if record.status == "cancelled":
             left = word(self.presenters[record.kind], "core.lobby.everyone_left", lang)
-            await edit(interaction, embed=self.lobby_embed(record, lang, left), view=None)
+            await edit(interaction, **v2_edit(Card(embeds=(self.lobby_embed(record, lang, left),))))
             return
-        await edit(interaction, embed=self.lobby_embed(record, lang, passed=passed),
-                   view=self._lobby_view(record, lang))
+        await edit(interaction, **v2_edit(Card(embeds=(self.lobby_embed(record, lang, passed=passed),)),
+                                          self._lobby_view(record, lang)))
 
     async def _refresh_lobby(self, record: GameRecord, passed: tuple[str, str] | None = None) -> None:
         if not record.lobby_message_id:
@@ -355,11 +356,11 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         if record.status == "cancelled":
             left = word(self.presenters[record.kind], "core.lobby.everyone_left", lang)
             await self._edit_quietly(record.channel_id, record.lobby_message_id,
-                                     embed=self.lobby_embed(record, lang, left), view=None)
+                                     **v2_edit(Card(embeds=(self.lobby_embed(record, lang, left),))))
             return
         await self._edit_quietly(record.channel_id, record.lobby_message_id,
-                                 embed=self.lobby_embed(record, lang, passed=passed),
-                                 view=self._lobby_view(record, lang))
+                                 **v2_edit(Card(embeds=(self.lobby_embed(record, lang, passed=passed),)),
+                                           self._lobby_view(record, lang)))
 
     async def _edit_quietly(self, channel_id: int, message_id: int, **fields: Any) -> None:
         try:
@@ -375,11 +376,11 @@ class TableCog(DirectMessages, commands.Cog, name="Table"):
         closed = self.lobby_embed(record, lang, word(self.presenters[record.kind], "core.lobby.cancelled_by", lang,
                                                      name=safe_name(interaction.user.display_name)))
         if via_button and record.lobby_message_id == getattr(interaction.message, "id", None):
-            await edit(interaction, embed=closed, view=None)
+            await edit(interaction, **v2_edit(Card(embeds=(closed,))))
             return
-        await send(interaction, embed=closed)
+        await send(interaction, **send_fields(Card(embeds=(closed,))))
         if record.lobby_message_id and record.phase == 0:
-            await self._edit_quietly(record.channel_id, record.lobby_message_id, embed=closed, view=None)
+            await self._edit_quietly(record.channel_id, record.lobby_message_id, **v2_edit(Card(embeds=(closed,))))
 
     # Shared subcommands -------------------------------------------------------------------------
     async def _game_here(self, interaction: Interaction) -> GameRecord:

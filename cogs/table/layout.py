@@ -159,10 +159,9 @@ def _cut(texts: list[_Part], limit: int) -> None:
     """Cut the longest texts until they fit in ``limit`` characters together."""
     while (excess := sum(len(p.text) for p in texts) - limit) > 0:
         longest = max(texts, key=lambda p: len(p.text))
-        keep = max(0, len(longest.text) - excess - 1)
-        longest.text = longest.text[:keep] + "…"
-        if keep == 0:
+        if len(longest.text) <= 1:
             break
+        longest.text = longest.text[:max(0, len(longest.text) - excess - 1)] + "…"
 
 
 def _input_items(view: discord.ui.View | None) -> list[discord.ui.Item[Any]]:
