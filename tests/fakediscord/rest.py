@@ -229,7 +229,10 @@ class Routes:
                     interaction: InteractionResult | None = None) -> Message:
         """Store a message the bot created (history starts with its first version)."""
         content = body.get("content") or ""
-        mentions = [int(m) for m in re.findall(r"<@!?(\d+)>", content) if int(m) in self.world.users]
+        # a Components V2 message mentions in its text displays (Discord notifies those as it does content's)
+        said = " ".join([content, *(str(c.get("content") or "") for c in walk(body.get("components") or [])
+                                    if c.get("type") == 10)])
+        mentions = list(dict.fromkeys(int(m) for m in re.findall(r"<@!?(\d+)>", said) if int(m) in self.world.users))
         msg = Message(
             self.world.ids.next(), channel.id, BOT_USER_ID, content=content, embeds=body.get("embeds") or [],
             components=body.get("components") or [], flags=int(body.get("flags") or 0) & flags_mask,
