@@ -10,7 +10,8 @@ keywords of a ``send``/``edit`` whose body is one :class:`discord.ui.LayoutView`
   facts: no text copy of the board in the message);
 * the card's content (a reminder line) is a text display above them; a card of content only is a container;
 * the inputs keep their DynamicItems, hence their custom_ids: a lone button sits beside the first text (a
-  section), several go in action rows in the last container (they belong to the table state shown).
+  section), several go in action rows under a separator in the last container (they belong to the table state
+  shown).
 
 Discord's limits hold by construction (:func:`render`): at most 40 components counted nested (a long card folds
 its fields, then its footers, into its text display, then its embeds into one container; the inputs are at most
@@ -127,7 +128,7 @@ def _fold(box: _Box, roles: Iterable[int]) -> None:
         return
     head = next((p for p in box.parts if not p.pictures and _role(p.ident) in (HEAD, BODY)), None)
     if head is None:
-        head = _Part(folded[0].ident - _role(folded[0].ident) + BODY, "")
+        head = _Part(folded[0].ident - (folded[0].ident - EMBED_BASE) % EMBED_STEP + BODY, "")
         box.parts.insert(0, head)
     for part in folded:
         if part is not head:
@@ -182,8 +183,8 @@ def _rows(items: Sequence[discord.ui.Item[Any]]) -> list[discord.ui.ActionRow[An
 
 def _input_count(items: Sequence[discord.ui.Item[Any]]) -> int:
     if len(items) == 1 and isinstance(_button(items[0]), discord.ui.Button):
-        return 1  # a section's accessory (the section replaces the text display it holds)
-    return len(_rows(items)) + len(items)
+        return 3  # a section and its accessory (the section holds a text display), or a separator, row, button
+    return 1 + len(_rows(items)) + len(items)  # a separator above the rows
 
 
 def _button(item: discord.ui.Item[Any]) -> discord.ui.Item[Any]:
@@ -239,7 +240,7 @@ def _with_inputs(children: list[discord.ui.Item[Any]], items: Sequence[discord.u
         if at is not None:
             text = children[at]
             return [*children[:at], discord.ui.Section(text, accessory=items[0]), *children[at + 1:]]
-    return [*children, *_rows(items)]
+    return [*children, discord.ui.Separator(visible=True), *_rows(items)]
 
 
 # Message keywords -------------------------------------------------------------------------------------------
@@ -282,6 +283,8 @@ def _copies(components: Iterable[Any]) -> list[discord.ui.Item[Any]]:
             items += _copies(comp.children)  # its text, without the button beside it
         elif isinstance(comp, discord.components.Container):
             children = _copies(comp.children)
+            while children and isinstance(children[-1], discord.ui.Separator):
+                children.pop()  # it stood above the rows that are gone
             if children:
                 items.append(discord.ui.Container(*children, accent_colour=comp.accent_colour, id=comp.id))
     return items

@@ -468,8 +468,9 @@ class Routes:
             original = self.world.messages.get(inter.original_message_id or 0)
             if original is not None and original.flags & MESSAGE_FLAG_LOADING:
                 # Discord: after a deferred (type 5) response, the first followup replaces the "thinking" one.
-                self.apply_edit(original, {k: v for k, v in body.items() if k in ("content", "embeds",
-                                                                               "components", "attachments")})
+                # (its flags too: a Components V2 followup makes the message V2)
+                self.apply_edit(original, {k: v for k, v in body.items() if k in ("content", "embeds", "components",
+                                                                               "attachments", "flags")})
                 inter.edits.append(original.snapshot())
                 await self.announce("MESSAGE_UPDATE", original)
                 msg = original
