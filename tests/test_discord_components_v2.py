@@ -166,3 +166,13 @@ async def test_a_v2_message_reads_back_as_the_embeds_it_was_drawn_from_and_close
     stored = world.fake.world.messages[sent.id]
     assert not buttons(stored) and "Ana rolled 4." in world.fake.visible_text(stored)
     assert "⏰ 30 s" in world.fake.visible_text(stored) and not world.fake.violations
+
+
+def test_a_picture_dropped_from_a_post_leaves_no_gallery_naming_it() -> None:
+    """Without Attach Files the post goes without its pictures: no component may name the missing file."""
+    embed = discord.Embed(title="Numeri · turn 2 · Ana", description="Ana rolled 3.")
+    embed.set_image(url="attachment://numeri-board.png")
+    with_picture = render(Card(embeds=(embed,), pictures=(Picture("numeri-board.png", b"png", "Board: …"),)))
+    assert [c for c in walk(with_picture.to_components()) if c.get("type") == 12]
+    without = render(Card(embeds=(embed,)))
+    assert not [c for c in walk(without.to_components()) if c.get("type") == 12]

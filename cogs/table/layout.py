@@ -104,7 +104,8 @@ def _boxes(card: Card) -> list[_Box]:
         for j, f in enumerate(embed.fields[:25]):
             parts.append(_Part(base + FIELD + j, f"**{f.name}**\n{f.value}"))
         url = embed.image.url if embed.image else None
-        if url:
+        files = {f"attachment://{p.filename}" for p in card.pictures}
+        if url and (url in files or not url.startswith("attachment://")):  # a file not attached is not shown
             shown.add(url)
             parts.append(_Part(base + GALLERY, pictures=((url, _alt_of(url, card.pictures)),)))
         if embed.footer and embed.footer.text:
