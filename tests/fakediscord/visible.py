@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
 from .state import Message
 
 Json = dict[str, Any]
+MARKS = re.compile(r"^(?:#{1,3}|-#) ", re.MULTILINE)  # "### Title", "-# small text": the marks are not seen
 
 
 def _component_texts(components: Iterable[Json]) -> list[str]:
     texts: list[str] = []
     for comp in components:
-        for key in ("label", "placeholder", "content"):  # buttons, selects, text displays (v2)
+        for key in ("label", "placeholder"):  # buttons, selects
             if comp.get(key):
                 texts.append(str(comp[key]))
+        if comp.get("content"):  # a text display (v2): a heading or small text reads without its markdown mark
+            texts.append(MARKS.sub("", str(comp["content"])))
         texts += [o.get("label", "") for o in comp.get("options") or []]
         texts += _component_texts(comp.get("components") or [])
         if comp.get("component"):
