@@ -45,7 +45,8 @@ MAX_TEXT = 4000  # characters across a message's text displays (Discord)
 MAX_GALLERY = 10  # items in a media gallery
 CONTENT_ID = 900  # the card's content
 EMBED_BASE, EMBED_STEP = 1000, 100  # embed i: its container is 1000 + 100 i; its parts add a role below
-HEAD, BODY, FOOTER, GALLERY, FIELD = 1, 2, 3, 4, 10  # roles: "### title\ntext", text without title, ...
+# roles: "### title\ntext", a text without title, the footer, the embed's image, pictures no embed shows, fields
+HEAD, BODY, FOOTER, GALLERY, EXTRA, FIELD = 1, 2, 3, 4, 9, 10
 TITLE_MARK, FOOTER_MARK = "### ", "-# "
 FINAL_COLOUR = discord.Colour.gold()  # the end of a game, whoever won
 
@@ -91,6 +92,7 @@ def _alt_of(url: str, pictures: Sequence[Picture]) -> str:
 
 
 def _boxes(card: Card) -> list[_Box]:
+    """The card's embeds as containers' parts (an embed's author and thumbnail: no table message uses them)."""
     boxes: list[_Box] = []
     shown: set[str] = set()
     for i, embed in enumerate(card.embeds[:MAX_GALLERY]):
@@ -113,11 +115,11 @@ def _boxes(card: Card) -> list[_Box]:
         boxes.append(_Box(embed.colour, parts))
     # pictures no embed shows: a V2 message shows only the files its components name
     rest = tuple((f"attachment://{p.filename}", p.description) for p in card.pictures
-                 if f"attachment://{p.filename}" not in shown)
+                 if f"attachment://{p.filename}" not in shown)[:MAX_GALLERY]
     if rest:
         if not boxes:
             boxes.append(_Box(None, []))
-        boxes[-1].parts.append(_Part(EMBED_BASE + EMBED_STEP * (len(boxes) - 1) + GALLERY + 5, pictures=rest))
+        boxes[-1].parts.append(_Part(EMBED_BASE + EMBED_STEP * (len(boxes) - 1) + EXTRA, pictures=rest))
     return boxes
 
 
@@ -133,8 +135,8 @@ def _fold(box: _Box, roles: Iterable[int]) -> None:
         box.parts.insert(0, head)
     for part in folded:
         if part is not head:
-            head.text = "\n\n".join(x for x in (head.text, part.text) if x) if _role(part.ident) != FOOTER \
-                else "\n".join(x for x in (head.text, part.text) if x)
+            gap = "\n" if _role(part.ident) == FOOTER else "\n\n"  # small text right under, a field apart
+            head.text = gap.join(x for x in (head.text, part.text) if x)
             box.parts.remove(part)
 
 
