@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import FakeClock
-from tests.discord_world import World, eventually, make_world
+from tests.discord_world import World, buttons, eventually, make_world
 from tests.fakediscord import FakeDiscord
 
 from .common import Figure, summary
@@ -96,7 +96,7 @@ async def game_turns(path: str, spread: bool, tmp: Path, rng: random.Random
                     await world.wait_status(f"turn {(index + 1) % 5 + 1} of 5")
                 # The turn's last call closes its message (by the last choice's interaction or one edit): waiting
                 # for it, not for a time, keeps a late close out of the next turn's count on a busy machine.
-                await eventually(lambda m=turn_message: not fake.world.messages[m].components,
+                await eventually(lambda m=turn_message: not buttons(fake.world.messages[m]),
                                  what="the turn message closed")
                 counts = {"interaction": 0, "other": 0, "reminder": 0, "modal_open": 0}
                 for request in fake.requests[mark:]:

@@ -10,7 +10,7 @@ from bot.core.table import Table, fold
 from bot.games.binomial.game import GAME
 from bot.games.binomial.rules import show
 from tests.discord_world import World, buttons, eventually, open_lobby, start_lobby
-from tests.fakediscord import Message
+from tests.fakediscord import Message, title_of
 from tests.fakediscord.state import BOT_USER_ID
 
 STEP_ID = re.compile(r"play:binomial:(?P<id>\d+):(?P<step>\d+):")
@@ -22,7 +22,7 @@ def bot_messages(world: World) -> list[Message]:
 
 
 def title(message: Message) -> str:
-    return (message.embeds[0].get("title") or "") if message.embeds else ""
+    return title_of(message)
 
 
 def step_of(message: Message) -> int | None:

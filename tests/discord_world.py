@@ -11,6 +11,7 @@ from bot.client import NumberBot
 from bot.settings import Settings
 from tests.conftest import FakeClock
 from tests.fakediscord import Channel, FakeDiscord, Guild, InteractionResult, Message, SimUser
+from tests.fakediscord.users import walk_components
 
 NAMES = ("ana", "ben", "cy", "dee", "eve")
 # How long a test waits for an event before it fails. Only a safety net: every wait ends as soon as its
@@ -20,7 +21,7 @@ PATIENCE = 60.0
 
 def buttons(message: Message) -> list[dict[str, Any]]:
     """A message's buttons (component type 2), row after row."""
-    return [c for row in message.components for c in row.get("components", []) if c.get("type") == 2]
+    return [c for c in walk_components(message.components) if c.get("type") == 2]  # V1 rows or V2 layouts
 
 
 async def eventually(predicate: Callable[[], Any], timeout: float = PATIENCE, what: str = "condition") -> Any:
@@ -119,7 +120,7 @@ class World:
     @staticmethod
     def label(message: Message, *choices: str) -> str:
         """The first of ``choices`` shown as a button on ``message`` (labels follow the language)."""
-        shown = {c.get("label") for row in message.components for c in row.get("components", [])}
+        shown = {c.get("label") for c in walk_components(message.components) if c.get("type") == 2}
         for choice in choices:
             if choice in shown:
                 return choice

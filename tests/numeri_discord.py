@@ -9,7 +9,7 @@ from bot.core.table import fold
 from bot.games.numeri.game import GAME
 from tests.discord_world import World, eventually, open_lobby, start_lobby
 from tests.discord_world import buttons as buttons  # the tests' own reading of a turn message's buttons
-from tests.fakediscord import InteractionResult, Message, SimUser
+from tests.fakediscord import InteractionResult, Message, SimUser, title_of
 from tests.fakediscord.users import walk_components
 
 TURN_ID = re.compile(r"play:numeri:(?P<id>\d+):(?P<step>\d+):(?P<index>\d+|choose)")
@@ -54,12 +54,12 @@ TURN_TITLE = re.compile(r"Numeri · turn \d+ · ")
 def turn_messages(world: World) -> list[Message]:
     """The bot's messages showing a turn (the living message, while it asks for a move)."""
     return [m for m in world.fake.messages(world.general)
-            if m.embeds and TURN_TITLE.match(m.embeds[0].get("title") or "")]
+            if TURN_TITLE.match(title_of(m))]
 
 
 def finals(world: World) -> list[Message]:
     return [m for m in world.fake.messages(world.general)
-            if m.embeds and "game over" in (m.embeds[0].get("title") or "")]
+            if "game over" in title_of(m)]
 
 
 async def open_numeri(world: World, players: tuple[str, ...] = ("ana", "ben"), **options: Any) -> Message:
@@ -85,7 +85,7 @@ async def next_turn(world: World, after: int = -1) -> Message | None:
 
 
 def whose_turn(world: World, message: Message, players: tuple[str, ...]) -> str:
-    title = message.embeds[0]["title"]
+    title = title_of(message)
     return next(name for name in players if world.users[name].user.display_name in title)
 
 

@@ -22,6 +22,7 @@ from storage.sqlite import SQLiteStore
 from tests.discord_world import PATIENCE
 from tests.fakediscord import FakeDiscord, InteractionResult, Message
 from tests.fakediscord.state import BOT_USER_ID
+from tests.fakediscord.users import walk_components
 from tests.test_bot_process import bot_env
 
 STEP_ID = re.compile(r"play:(?P<game>[a-z]+):(?P<id>\d+):(?P<step>\d+):")
@@ -34,13 +35,12 @@ class BotDown(Exception):
 
 def steps_of(snapshot: Any) -> set[int]:
     """The steps whose inputs a message (or one version of it) carries."""
-    rows = snapshot.components if isinstance(snapshot, Message) else snapshot.get("components", [])
+    components = snapshot.components if isinstance(snapshot, Message) else snapshot.get("components", [])
     found = set()
-    for row in rows:
-        for c in row.get("components", []):
-            match = STEP_ID.match(str(c.get("custom_id", "")))
-            if match:
-                found.add(int(match["step"]))
+    for c in walk_components(components):  # V1 rows or a V2 layout
+        match = STEP_ID.match(str(c.get("custom_id", "")))
+        if match:
+            found.add(int(match["step"]))
     return found
 
 

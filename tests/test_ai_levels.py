@@ -12,13 +12,14 @@ from bot.games import GAMES
 from bot.i18n import LANGUAGES, catalog, t
 from tests.discord_world import World, open_lobby
 from tests.fakediscord import Message
+from tests.fakediscord.users import walk_components
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 TITLES = {g.key: g.title for g in GAMES}
 
 
 def ai_select(message: Message) -> dict[str, Any]:
-    return next(c for row in message.components for c in row.get("components", [])
+    return next(c for c in walk_components(message.components)  # V1 rows or a V2 layout
                 if c.get("type") == 3 and ":lobby:ai:" in c.get("custom_id", ""))
 
 

@@ -19,7 +19,7 @@ from bot.core.table import Table, fold, stored_steps
 from bot.games.binomial.game import GAME
 from bot.games.binomial.rules import CELLS, show
 from tests.binomial_discord import shows_reveal
-from tests.fakediscord import FakeDiscord, Message
+from tests.fakediscord import FakeDiscord, Message, title_of
 from tests.process_world import BotDown, ProcessTable, all_versions
 from tests.test_binomial_replay_diff import plain_replay
 
@@ -31,8 +31,7 @@ ROLL_LINE = re.compile(r"Roll (\d+) of 16: (\d) ")
 
 
 def title(message: Any) -> str:
-    embeds = message.embeds if isinstance(message, Message) else message.get("embeds", [])
-    return (embeds[0].get("title") or "") if embeds else ""
+    return title_of(message)
 
 
 def finals(t: ProcessTable) -> list[Message]:

@@ -15,7 +15,7 @@ from typing import Any
 from bot.core.table import fold, stored_steps
 from bot.games.numeri.game import GAME
 from tests import numeri_reference as ref
-from tests.fakediscord import FakeDiscord, Message
+from tests.fakediscord import FakeDiscord, Message, title_of
 from tests.numeri_discord import offered, press
 from tests.process_world import BotDown, ProcessTable, all_versions, steps_of
 
@@ -26,7 +26,7 @@ STAR_FACE = "★ (any token)"
 
 
 def finals(t: ProcessTable) -> list[Message]:
-    return [m for m in t.bot_messages() if m.embeds and m.embeds[0].get("title") == "Numeri · game over"]
+    return [m for m in t.bot_messages() if title_of(m) == "Numeri · game over"]
 
 
 async def open_game(t: ProcessTable) -> None:
@@ -42,7 +42,7 @@ async def play_move(t: ProcessTable, step: int, message: Message, mode: str | No
                     rng: random.Random) -> bool:
     """Press the move button of ``step``'s turn message; with ``mode``, kill the bot at that moment.
     True when the press was acknowledged (the move is stored)."""
-    title = message.embeds[0]["title"]
+    title = title_of(message)
     mover = next(n for n in PLAYERS if n.capitalize() in title)
     choice = random.Random(step).randrange(len(offered(message)))  # a button, or a split of the select
     if mode == "waiting":

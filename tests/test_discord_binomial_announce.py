@@ -5,7 +5,7 @@ late DM in the dark variant lands in the next round: the player reads which). Re
 from __future__ import annotations
 
 from tests.binomial_discord import numerology_messages, settled, start_binomial, table, through_numerology
-from tests.discord_world import World, eventually
+from tests.discord_world import World, buttons, eventually
 
 PLAYERS = ("ana", "ben")
 
@@ -37,7 +37,7 @@ async def test_an_abandoned_numerology_message_no_longer_says_who_is_awaited(wor
     assert left.ephemeral
     shown = await eventually(lambda: "waiting:" not in world.fake.visible_text(world.fake.world.messages[message.id])
                              and world.fake.world.messages[message.id], what="the numerology message closed")
-    assert "abandoned" in world.fake.visible_text(shown).lower() and not shown.components
+    assert "abandoned" in world.fake.visible_text(shown).lower() and not buttons(shown)
 
 
 async def test_when_the_ai_declares_last_the_round_message_shows_the_reveal(world: World, monkeypatch: object

@@ -3,7 +3,7 @@
 
 import pytest
 
-from tests.discord_world import World, eventually
+from tests.discord_world import World, buttons, eventually
 
 pytestmark = pytest.mark.dm_blocked("cy")
 
@@ -13,7 +13,7 @@ async def test_start_posts_a_lobby_with_buttons(world: World) -> None:
     assert not opened.ephemeral
     text = opened.text()
     assert "join the table" in text and "Ana (host)" in text and "1 min 30 s per turn" in text
-    labels = [c.get("label") for row in opened.message.components for c in row["components"]]
+    labels = [c.get("label") for c in buttons(opened.message)]
     assert labels[:4] == ["Join", "Leave", "Start", "Cancel"]
 
 
@@ -73,7 +73,7 @@ async def test_cancel_by_host_or_manager_only(world: World) -> None:
     world.fake.add_member(world.guild, manager, permissions=["manage_guild"])
     cancelled = await (await manager.click(lobby, "Cancel")).wait()
     assert cancelled.response_type == 7 and "Cancelled by Mod" in cancelled.text()
-    assert world.fake.world.messages[lobby.id].components == []
+    assert buttons(world.fake.world.messages[lobby.id]) == []
     fresh = await (await world.users["ben"].slash(world.general, "thenumber start")).wait()
     assert not fresh.ephemeral  # the channel is free again
 

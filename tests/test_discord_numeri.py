@@ -15,6 +15,7 @@ from bot.games import GAMES
 from bot.games.numeri.engine import Moved, Passed
 from bot.games.numeri.game import GAME
 from tests.discord_world import World, eventually
+from tests.fakediscord import title_of
 from tests.fakediscord.state import BOT_USER_ID
 from tests.numeri_discord import (
     buttons,
@@ -319,11 +320,11 @@ async def test_numeri_in_french(world: World) -> None:
     await (await world.users["ben"].click(opened.message, "Rejoindre")).wait()
     await (await world.users["ana"].click(opened.message, "Lancer")).wait()
     turn = await eventually(lambda: next((m for m in world.fake.messages(world.general)
-                                          if m.embeds and "Numeri · tour " in m.embeds[0].get("title", "")), None),
+                                          if "Numeri · tour " in title_of(m)), None),
                             what="the French turn message")
     text = world.fake.visible_text(turn)
     assert "a fait" in text and "Pion" in text and "Plateau :" in (turn.attachments[0].description or "")
-    mover = next(n for n in PLAYERS if world.users[n].user.display_name in turn.embeds[0]["title"])
+    mover = next(n for n in PLAYERS if world.users[n].user.display_name in title_of(turn))
     other = next(n for n in PLAYERS if n != mover)
     refused = await (await press(world.users[other], turn)).wait()
     assert refused.ephemeral and "C'est au tour de" in refused.content

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FakeClock
-from tests.discord_world import World, eventually, make_world
+from tests.discord_world import World, buttons, eventually, make_world
 from tests.fakediscord import FakeDiscord
 from tests.reference_scorer import score_game
 
@@ -162,8 +162,11 @@ async def test_timer_reminds_then_reveals_with_a_missing_player(world: World) ->
     await world.advance(31)  # 29 s left: reminder time
     # one edit of the turn message for everyone awaited, its "To choose" line naming (never pinging) them; and a
     # DM to each awaited player (issue 36: the reminder always comes), nobody else
-    reminded = await eventually(lambda: "⏰" in world.fake.world.messages[status.id].content and status)
-    assert reminded.content == "⏰ **29 s** left to choose"
+    reminded = await eventually(lambda: "⏰" in world.fake.visible_text(world.fake.world.messages[status.id])
+                                and status)
+    # the line is the message's top text display (Components V2: above the turn's container)
+    line = next(c["content"] for c in reminded.components if c.get("type") == 10)
+    assert line == "⏰ **29 s** left to choose"
     assert "⏳ To choose: 🟢 Cy" in world.fake.visible_text(reminded) and "Ana" not in world.fake.visible_text(reminded)
     assert reminded.mention_ids == []
     reminder_dms = lambda name: [m for m in world.fake.dms(world.users[name]) if "⏰" in m.content]  # noqa: E731
@@ -175,7 +178,7 @@ async def test_timer_reminds_then_reveals_with_a_missing_player(world: World) ->
     assert "Cy ⌛ missing: no number in time" in text
     # the turn message is closed by the deadline: no buttons, no reminder, who missed it
     closed = world.fake.world.messages[status.id]
-    assert closed.components == [] and closed.content == ""
+    assert buttons(closed) == [] and closed.content == ""
     closed_text = world.fake.visible_text(closed)
     assert "Time is up" in closed_text and "⌛ No number in time: 🟢 Cy" in closed_text and "Ana" not in closed_text
     table = await world.bot.service.table(1)
@@ -204,7 +207,7 @@ async def test_stale_buttons_answer_privately(world: World) -> None:
     lobby = await world.open_table(("ana", "ben"))
     await (await world.users["ana"].click(lobby, "Start")).wait()
     first_status = await eventually(world._status_or_none, what="the status message")
-    assert world.fake.world.messages[lobby.id].components == []  # the lobby closes when the game starts
+    assert buttons(world.fake.world.messages[lobby.id]) == []  # the lobby closes when the game starts
     # a turn message is closed once its turn is over; one left open (here its close is refused, like the
     # messages posted before closing existed) answers its old button privately
     world.fake.fail_next("PATCH", rf"/messages/{first_status.id}$", 403, 50013)

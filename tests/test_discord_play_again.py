@@ -3,7 +3,7 @@ its players invited (mentioned once, nobody else pinged; each confirms with Join
 
 from __future__ import annotations
 
-from tests.discord_world import World, eventually
+from tests.discord_world import World, buttons, eventually
 from tests.fakediscord.state import Message
 
 
@@ -17,7 +17,7 @@ async def finish_by_timers(world: World) -> Message:
 
 
 def labels(message: Message) -> list[str]:
-    return [c.get("label", "") for row in message.components for c in row.get("components", [])]
+    return [c.get("label", "") for c in buttons(message)]
 
 
 async def test_play_again_opens_a_lobby_with_the_same_options_and_invites_the_players(world: World) -> None:
@@ -34,9 +34,10 @@ async def test_play_again_opens_a_lobby_with_the_same_options_and_invites_the_pl
     lobby = pressed.message
     assert lobby is not None and not pressed.ephemeral
     text = world.fake.visible_text(lobby)
-    assert f"<@{world.users['ana'].id}>" in lobby.content and "Press **Join**" in lobby.content
+    invite = next(c["content"] for c in lobby.components if c.get("type") == 10)  # the line above the lobby
+    assert f"<@{world.users['ana'].id}>" in invite and "Press **Join**" in invite
     assert lobby.mention_ids == [world.users["ana"].id]  # ana alone is pinged (ben pressed; the AI is no user)
-    assert "Ben (host)" in text and "🤖" in text and "Ana" not in text.replace(lobby.content, "")
+    assert "Ben (host)" in text and "🤖" in text and "Ana" not in text.replace(invite, "")
     new = await world.bot.store.load_game(2)
     old = await world.bot.store.load_game(1)
     assert new.status == "lobby" and new.options == old.options

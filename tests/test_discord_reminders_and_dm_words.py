@@ -59,7 +59,7 @@ async def test_notify_turns_dm_reminders_and_mentions_off(world: World) -> None:
     await world.modal("ana", "620")
     await world.modal("ben", "431")
     await world.advance(31)
-    await eventually(lambda: "⏰" in world.status_message().content, what="turn 2's reminder line")
+    await eventually(lambda: "⏰" in world.fake.visible_text(world.status_message()), what="turn 2's reminder line")
     assert len(mentions_of(world)) == 1 and reminders(world, "cy") == []  # cy asked for nothing: nothing
 
 

@@ -2,7 +2,7 @@
 
 import asyncio
 
-from tests.discord_world import World, eventually
+from tests.discord_world import World, buttons, eventually
 
 
 async def test_restart_in_the_middle_of_a_turn_keeps_everything(world: World) -> None:
@@ -19,7 +19,7 @@ async def test_restart_in_the_middle_of_a_turn_keeps_everything(world: World) ->
     text = world.fake.visible_text(reveal[0])
     assert "`513` 🔺 Ana" in text and "`240` 🔷 Ben" in text and "`999` 🟢 Cy" in text
     # the turn message found after the restart was closed by the last choice's answer, and told nothing twice
-    assert world.fake.world.messages[status.id].components == [] and len(world.reveals()) == 1
+    assert buttons(world.fake.world.messages[status.id]) == [] and len(world.reveals()) == 1
 
 
 async def test_deadlines_are_honoured_from_the_database_after_a_restart(world: World) -> None:
@@ -40,7 +40,7 @@ async def test_a_turn_message_found_after_a_restart_is_closed_with_the_reveal_it
     await world.advance(61)
     await eventually(lambda: len(world.reveals()) == 2, what="the reveal at the stored deadline")
     closed = world.fake.visible_text(world.fake.world.messages[second.id])
-    assert world.fake.world.messages[second.id].components == []
+    assert buttons(world.fake.world.messages[second.id]) == []
     assert "turn 1 of 5 · reveal" in closed and "turn 2 of 5 · closed" in closed
     assert "⌛ No number in time: 🔷 Ben" in closed
     assert "Choose secretly" not in closed and world.fake.violations == []
@@ -89,7 +89,7 @@ async def test_a_turn_committed_but_never_announced_is_revealed_once_after_resta
     statuses = [m for m in world.fake.messages(world.general) if "turn 2 of 5" in world.fake.visible_text(m)]
     assert len(statuses) == 1
     # the turn message the crash left open was found in the channel and closed, once
-    assert world.fake.world.messages[first.id].components == []
+    assert buttons(world.fake.world.messages[first.id]) == []
     assert len(world.fake.requests_to("PATCH", rf"/messages/{first.id}$")) == 1
 
 

@@ -11,8 +11,8 @@ import pytest
 from bot.client import EXTENSIONS
 from cogs.table.presenter import Inputs, TextInput
 from tests.conftest import FakeClock
-from tests.discord_world import World, eventually, make_world
-from tests.fakediscord import FakeDiscord, Message
+from tests.discord_world import World, buttons, eventually, make_world
+from tests.fakediscord import FakeDiscord, Message, title_of
 from tests.toy_games import BIDS, RACE
 
 
@@ -37,7 +37,7 @@ async def open_toy(world: World, kind: str, players: tuple[str, ...]) -> None:
 
 def latest(world: World, title: str) -> Message | None:
     for message in reversed(world.fake.messages(world.general)):
-        if message.embeds and title in (message.embeds[0].get("title") or "") and message.components:
+        if title in title_of(message) and buttons(message):
             return message
     return None
 
@@ -46,7 +46,7 @@ async def test_a_group_button_opens_a_private_select_and_the_pick_moves(toys: Wo
     await open_toy(toys, "race", ("ana", "ben"))
     for _ in range(5):  # the turn message read may be superseded by a newer one before the click lands
         turn = await eventually(lambda: latest(toys, "'s turn"), what="the race's turn message")
-        mover = "ana" if "Ana's turn" in turn.embeds[0]["title"] else "ben"
+        mover = "ana" if "Ana's turn" in title_of(turn) else "ben"
         opened = await (await toys.users[mover].click(turn, "Move")).wait()
         if "How far?" in opened.text():
             break
@@ -58,7 +58,7 @@ async def test_a_group_button_opens_a_private_select_and_the_pick_moves(toys: Wo
     private = opened.message or opened.followups[0]
     picked = await (await toys.users[mover].select(private, "How far?", ["0"])).wait()
     assert picked.response_type in (6, 7)
-    done = await eventually(lambda: not toys.fake.world.messages[turn.id].components and
+    done = await eventually(lambda: not buttons(toys.fake.world.messages[turn.id]) and
                             toys.fake.world.messages[turn.id], what="the turn message closed")
     assert f"moved 1 to {state.positions[state.turn] + 1}" in toys.fake.visible_text(done)
 

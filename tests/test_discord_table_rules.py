@@ -5,8 +5,9 @@ import random
 
 import pytest
 
-from tests.discord_world import World, eventually
+from tests.discord_world import World, buttons, eventually
 from tests.fakediscord import Message, SimulationError
+from tests.fakediscord.users import walk_components
 
 
 def lobby_text(world: World, lobby: Message) -> str:
@@ -38,7 +39,7 @@ async def test_the_host_leaving_by_command_and_the_last_one_closes_the_lobby(wor
     await (await world.users["ben"].slash(world.general, "thenumber leave")).wait()
     await eventually(lambda: "Everyone left; the table is closed." in lobby_text(world, lobby),
                      what="the closed lobby")
-    assert world.fake.world.messages[lobby.id].components == []
+    assert buttons(world.fake.world.messages[lobby.id]) == []
     assert await world.bot.store.open_game_in_channel(world.general.id) is None
 
 
@@ -62,7 +63,7 @@ async def test_a_game_left_with_one_player_is_abandoned_and_counts_in_no_statist
     assert "counts in no statistic" in notice[0]
     record = await world.bot.store.load_game(1)
     assert record.status == "cancelled" and record.end_reason.startswith("abandoned")
-    assert world.status_message().components == []  # no Choose button left on the last turn
+    assert buttons(world.status_message()) == []  # no Choose button left on the last turn
     assert (await world.dm("ana", "406")).startswith("You are not in a game")
     stats = world.bot.get_cog("TableStats").stats  # type: ignore[union-attr]
     await stats.refresh(every_guild=True)
@@ -108,7 +109,7 @@ async def test_a_forged_ai_level_is_refused_in_the_command_and_in_the_select(wor
     assert forged.ephemeral and "That AI level does not exist; choose one of: easy, normal, hard." in forged.content
     assert await world.bot.store.open_game_in_channel(world.general.id) is None
     lobby = await world.open_table(("ana", "ben"))
-    select = next(c for row in lobby.components for c in row["components"] if c["type"] == 3)
+    select = next(c for c in walk_components(lobby.components) if c["type"] == 3)
     data = {"custom_id": select["custom_id"], "component_type": 3, "values": ["godlike"]}
     refused = await (await world.users["ana"]._dispatch(3, world.general, data, lobby)).wait()
     assert refused.ephemeral and "does not exist" in refused.content

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.backends import BACKENDS, _problem, create_database, drop_database, new_name, server_url, unavailable
-from tests.discord_world import PATIENCE, eventually
+from tests.discord_world import PATIENCE, buttons, eventually
 from tests.fakediscord import FakeDiscord, Message, SimUser
 from tests.fakediscord.state import Channel
 from tests.reference_scorer import score_game
@@ -296,7 +296,7 @@ async def test_a_turn_message_is_closed_once_by_the_process_that_ends_its_turn(
                 await game.choose(turn, name, chosen, status, by_dm=by_dm)
             await eventually(lambda t=turn: len(game.reveals()) > t, PATIENCE, f"turn {turn}'s reveal")
             await eventually(lambda t=turn + 1: (game.status() or (None,))[0] == t, PATIENCE, f"turn {turn + 1}")
-            await eventually(lambda m=status: not fake.world.messages[m.id].components, PATIENCE,
+            await eventually(lambda m=status: not buttons(fake.world.messages[m.id]), PATIENCE,
                              f"turn {turn}'s message closed")
             closes[status.id] = [f"{r.method} {r.status}" for r in fake.requests[mark:] if r.path.endswith(
                 f"/messages/{status.id}")]

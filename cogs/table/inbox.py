@@ -30,13 +30,14 @@ from .components import SELECT_FIELD_PREFIX, TEXT_FIELD_ID, TextModal, choices_v
 from .dm_commands import DMCommands, dm_command
 from .language import Languages
 from .late import sent_before
+from .layout import edit_fields as v2_edit
 from .poster import Poster
 from .presenter import Card, Presenter, Presenters
 from .private_sheets import PrivateSheets
 from .recovery import Recovery
 from .refusals import USER_ERRORS, Refused, explain, word
 from .table_state import TableState
-from .turn_messages import edit_fields, happened, seat_infos
+from .turn_messages import happened, seat_infos
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
@@ -155,7 +156,7 @@ class Inbox:
             used: list[bool] = []
 
             async def through(card: Card, view: discord.ui.View) -> None:
-                await edit(interaction, **edit_fields(card), view=view)
+                await edit(interaction, **v2_edit(card, view))
                 used.append(True)
 
             await self.poster.announce(outcome.table, outcome.reports, editor=through)
@@ -168,7 +169,7 @@ class Inbox:
                         since = [h for h in self.state.since_of(table.id, step) if h.step != step]
                         card = presenter.done(happened(outcome.table, outcome.reports[0]),
                                               seat_infos(outcome.table), since, lang_game)
-                        await edit(interaction, **edit_fields(card), view=None)
+                        await edit(interaction, **v2_edit(card))
             await settled(interaction)
             if not interaction.response.is_done():
                 await interaction.response.defer()
@@ -187,7 +188,7 @@ class Inbox:
             run = self.poster.thread_run(outcome.table, outcome.reports, step)
             since = [*self.state.since_of(table.id, step), *(happened(outcome.table, r) for r in run[:-1])]
             card = presenter.done(happened(outcome.table, run[-1]), seat_infos(outcome.table), since, lang_game)
-            await edit(interaction, **edit_fields(card), view=None)
+            await edit(interaction, **v2_edit(card))
             await self.poster.announce(outcome.table, outcome.reports, shown=run[-1].step)
             return
         else:

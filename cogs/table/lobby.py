@@ -22,9 +22,11 @@ from .answering import InteractionAnswers
 from .answers import edit, reply, send
 from .components import lobby_view
 from .language import Languages
+from .layout import edit_fields as v2_edit
+from .layout import send_fields
 from .permissions import check_channel_permissions
 from .poster import Poster
-from .presenter import Presenters
+from .presenter import Card, Presenters
 from .refusals import Refused, word
 from .threads import TableThreads
 from .timers import Timers
@@ -83,8 +85,8 @@ class Lobby:
                                      game=self.presenters[kind].title(lang))
                 extra["allowed_mentions"] = discord.AllowedMentions(
                     everyone=False, roles=False, users=[discord.Object(id=u) for u in invited])
-            message_id = await send(interaction, embed=self.lobby_embed(record, lang),
-                                    view=self._lobby_view(record, lang), **extra)
+            message_id = await send(interaction, **send_fields(Card(extra.pop("content", None), (
+                self.lobby_embed(record, lang),)), self._lobby_view(record, lang)), **extra)
             if message_id:
                 await self.store.set_message(record.id, "lobby", message_id)
         except BaseException:
@@ -172,7 +174,7 @@ class Lobby:
                     thread = await self.threads.open(interaction, record)
                     started = (t("threads.started", lang, thread=f"<#{thread}>") if thread is not None
                                else word(self.presenters[record.kind], "core.lobby.started", lang))
-                    await edit(interaction, embed=self.lobby_embed(record, lang, started), view=None)
+                    await edit(interaction, **v2_edit(Card(embeds=(self.lobby_embed(record, lang, started),))))
                 finally:  # the game runs: it gets its turn message and timers whatever happened above
                     await self.poster.announce(outcome.table, outcome.reports)
             elif action == "cancel":
@@ -190,10 +192,10 @@ class Lobby:
         lang = await self.languages.for_game(record)
         if record.status == "cancelled":
             left = word(self.presenters[record.kind], "core.lobby.everyone_left", lang)
-            await edit(interaction, embed=self.lobby_embed(record, lang, left), view=None)
+            await edit(interaction, **v2_edit(Card(embeds=(self.lobby_embed(record, lang, left),))))
             return
-        await edit(interaction, embed=self.lobby_embed(record, lang, passed=passed),
-                   view=self._lobby_view(record, lang))
+        await edit(interaction, **v2_edit(Card(embeds=(self.lobby_embed(record, lang, passed=passed),)),
+                                          self._lobby_view(record, lang)))
 
     async def refresh(self, record: GameRecord, passed: tuple[str, str] | None = None) -> None:
         if not record.lobby_message_id:
@@ -202,11 +204,11 @@ class Lobby:
         if record.status == "cancelled":
             left = word(self.presenters[record.kind], "core.lobby.everyone_left", lang)
             await self._edit_quietly(record.channel_id, record.lobby_message_id,
-                                     embed=self.lobby_embed(record, lang, left), view=None)
+                                     **v2_edit(Card(embeds=(self.lobby_embed(record, lang, left),))))
             return
         await self._edit_quietly(record.channel_id, record.lobby_message_id,
-                                 embed=self.lobby_embed(record, lang, passed=passed),
-                                 view=self._lobby_view(record, lang))
+                                 **v2_edit(Card(embeds=(self.lobby_embed(record, lang, passed=passed),)),
+                                           self._lobby_view(record, lang)))
 
     async def _edit_quietly(self, channel_id: int, message_id: int, **fields: Any) -> None:
         try:
@@ -222,11 +224,11 @@ class Lobby:
         closed = self.lobby_embed(record, lang, word(self.presenters[record.kind], "core.lobby.cancelled_by", lang,
                                                      name=safe_name(interaction.user.display_name)))
         if via_button and record.lobby_message_id == getattr(interaction.message, "id", None):
-            await edit(interaction, embed=closed, view=None)
+            await edit(interaction, **v2_edit(Card(embeds=(closed,))))
             return
-        await send(interaction, embed=closed)
+        await send(interaction, **send_fields(Card(embeds=(closed,))))
         if record.lobby_message_id and record.phase == 0:
-            await self._edit_quietly(record.channel_id, record.lobby_message_id, embed=closed, view=None)
+            await self._edit_quietly(record.channel_id, record.lobby_message_id, **v2_edit(Card(embeds=(closed,))))
 
 
 def host_passed(before: GameRecord, after: GameRecord) -> tuple[str, str] | None:

@@ -40,6 +40,8 @@ from storage.base import GameRecord
 from .components import again_view, choices_view, sealed_view
 from .daily import with_deadline
 from .language import Languages
+from .layout import FINAL_COLOUR, accented, custom_ids, embeds_of, send_fields, turn_colour, without_inputs
+from .layout import edit_fields as v2_edit
 from .presenter import Card, Happened, Presenter, Presenters, SeatInfo
 from .private_sheets import PrivateSheets
 from .ratings_render import final_with_changes
@@ -49,7 +51,6 @@ from .turn_messages import (
     STATUS,
     TurnMessage,
     combined,
-    edit_fields,
     ended_seats,
     footer,
     happened,
@@ -163,12 +164,14 @@ class Poster:
 
     # Posting ------------------------------------------------------------------------------------
     async def send(self, target: discord.abc.Messageable, *, nonce: str | None, card: Card | None = None,
-                   **fields: Any) -> discord.Message | None:
+                   v2: bool = False, **fields: Any) -> discord.Message | None:
         """Send, retrying Discord's server errors and rate limits with the same nonce; None if they outlast
-        every retry (the caller then catches up later: the message is never just dropped)."""
+        every retry (the caller then catches up later: the message is never just dropped). ``v2``: the card and
+        its ``view`` as one Components V2 layout (a table's message, see :mod:`cogs.table.layout`)."""
+        inputs = fields.pop("view", None) if v2 and card is not None else None
         for delay in (*self.retry_delays, None):
-            try:
-                extra = card.fields() if card is not None else {}
+            try:  # fresh files at each try
+                extra = {} if card is None else send_fields(card, inputs) if v2 else card.fields()
                 return await target.send(nonce=nonce, **extra, **fields)
             except discord.HTTPException as exc:
                 if not transient(exc):
@@ -184,7 +187,7 @@ class Poster:
         """A game's message, in its thread (``in_channel``: in its channel, the final result)."""
         target = record.channel_id if in_channel else self.where(record)
         try:
-            message = await self.send(self.channel(target), nonce=nonce, card=card, **fields)
+            message = await self.send(self.channel(target), nonce=nonce, card=card, v2=True, **fields)
         except discord.HTTPException as exc:
             if exc.status == 403 and card.pictures:
                 # Attach Files was taken away: the message matters, its picture does not.
@@ -287,12 +290,14 @@ class Poster:
             # the old turn's buttons would only answer "that game was cancelled"; a turn message that shows the
             # step live (who is awaited) would go on saying so: it says the game was abandoned instead. A game
             # told in reports keeps its message (the last report is at its top), without the buttons.
-            fields: dict[str, Any] = {"view": None}
-            if not presenter.reports:
-                fields.update(content=None, attachments=[], embeds=[discord.Embed(
-                    title=presenter.title(lang), description=t("core.game.abandoned", lang), colour=presenter.colour)])
+            partial = self.channel(self.where(record)).get_partial_message(status_message_id)
             try:
-                await self.channel(self.where(record)).get_partial_message(status_message_id).edit(**fields)
+                if presenter.reports:
+                    fields = without_inputs(await partial.fetch())
+                else:
+                    fields = v2_edit(Card(embeds=(discord.Embed(title=presenter.title(lang), description=t(
+                        "core.game.abandoned", lang), colour=discord.Colour.dark_grey()),)))
+                await partial.edit(**fields)
             except discord.HTTPException as exc:
                 log.info("could not close the turn message of game %s: %s", record.id, exc)
         self.turn_messages.pop(record.id, None)
@@ -488,14 +493,13 @@ class Poster:
         up = self.turn_messages.get(now.id)
         if up is not None and up.step == now.step:
             return False
-        return combined(report, self._status(now, now.prompt, seat_infos(now), (), lang)) is not None
+        return combined(report, self.status_card(now, now.prompt, seat_infos(now), (), lang)) is not None
 
     @staticmethod
     def turn_of(message: discord.Message, record: GameRecord, step: int) -> bool:
         """Whether ``message`` carries the inputs of ``step`` (a report posted with its turn message)."""
         prefix = f"play:{record.kind}:{record.id}:{step}:"
-        return any(str(getattr(c, "custom_id", "") or "").startswith(prefix) for row in message.components
-                   for c in getattr(row, "children", ()))
+        return any(custom_id.startswith(prefix) for custom_id in custom_ids(message))
 
     async def _close(self, table: Table, up: TurnMessage, ended: Happened | None, lang: str) -> None:
         """The turn message of a step told in a report, once the step is over: closed (no buttons, nor the
@@ -506,27 +510,29 @@ class Poster:
             # found after a restart: what is above the turn's own card (its last embed unless the current
             # step's card says otherwise) is read from the message, once
             try:
-                embeds = (await partial.fetch()).embeds
-                own = len(self._status(table, table.prompt, seat_infos(table), (), lang).embeds) if table.prompt else 1
+                embeds = embeds_of(await partial.fetch())
+                own = (len(self.status_card(table, table.prompt, seat_infos(table), (), lang).embeds)
+                       if table.prompt else 1)
                 head = tuple(embeds[:max(0, len(embeds) - own)])
             except discord.HTTPException as exc:
                 log.info("game %s: could not read the turn message %s: %s", table.id, up.message_id, exc)
         card = self.closed_card(table, up, ended, lang, head) if ended is not None else None
         try:
             if card is None:
-                await partial.edit(content=None, view=None)
+                await partial.edit(**without_inputs(await partial.fetch()))
             else:
-                await partial.edit(**edit_fields(card), view=None)
+                await partial.edit(**v2_edit(card))
         except discord.HTTPException as exc:
             log.info("game %s: could not close the turn message %s: %s", table.id, up.message_id, exc)
 
-    def _status(self, table: Table, prompt: Prompt, seats: Sequence[SeatInfo], since: Sequence[Happened],
+    def status_card(self, table: Table, prompt: Prompt, seats: Sequence[SeatInfo], since: Sequence[Happened],
                 lang: str) -> Card:
         """The turn message's card, with the "game N" footer unless the presenter wants none."""
         presenter = self.presenter(table)
         view = table.game.view(table.state, None)
         card = presenter.status_at(view, prompt, seats, since, table.record.deadline, lang)
         card = with_deadline(card, table.record, lang)  # a daily table's deadline as Discord timestamps
+        card = accented(card, turn_colour(prompt))  # whose move it is
         if presenter.footer_on_turn:
             card = self._with_footer(card, presenter.title(lang), table.id, False, lang)
         return card
@@ -544,12 +550,12 @@ class Poster:
             if record.status != "finished":
                 return
             self.cancel_timers(game_id)
-            card = presenter.final(view_public, seats, since, lang)
+            card = accented(presenter.final(view_public, seats, since, lang), FINAL_COLOUR)
             card = await final_with_changes(self.store, card, record, lang)
             card = self._with_footer(card, presenter.title(lang), game_id, True, lang)
             marker = {footer(presenter.title(lg), game_id, True, lg) for lg in LANGUAGES}
             message = await self.recent_message(record, lambda m: any(
-                e.footer.text in marker for e in m.embeds), in_channel=True) if catching_up else None
+                e.footer.text in marker for e in embeds_of(m)), in_channel=True) if catching_up else None
             if message is None:
                 message = await self.post(record, nonce=self.nonce(presenter, "final", game_id, step), card=card,
                                           view=again_view(record.kind, game_id, lang), in_channel=True)
@@ -572,7 +578,7 @@ class Poster:
         self.arm(record)
         thread = self.thread_of(table)
         if up is not None and thread is not None and up.thread == thread:
-            card = self._status(table, prompt, seats, since, lang)
+            card = self.status_card(table, prompt, seats, since, lang)
             view = self.input_view(table, prompt, lang)
             if await self._through(editor, card, view) or await self._edit(record, up.message_id, card, view):
                 self.turn_messages[game_id] = TurnMessage(step, up.message_id, tuple(since), thread)
@@ -581,10 +587,9 @@ class Poster:
                 return
         prefix = f"play:{record.kind}:{game_id}:{step}:"
         message = await self.recent_message(record, lambda m: any(
-            str(getattr(c, "custom_id", "") or "").startswith(prefix) for row in m.components
-            for c in getattr(row, "children", ()))) if catching_up else None
+            custom_id.startswith(prefix) for custom_id in custom_ids(m))) if catching_up else None
         if message is None:
-            card = self._status(table, prompt, seats, since, lang)
+            card = self.status_card(table, prompt, seats, since, lang)
             if head is not None:
                 card = combined(head, card) or card
             message = await self.post(record, nonce=self.nonce(presenter, "turn", game_id, step), card=card,
@@ -632,8 +637,7 @@ class Poster:
     async def _edit(self, record: GameRecord, message_id: int, card: Card, view: discord.ui.View | None = None
                     ) -> bool:
         try:
-            await self.channel(self.where(record)).get_partial_message(message_id).edit(**edit_fields(card),
-                                                                                        view=view)
+            await self.channel(self.where(record)).get_partial_message(message_id).edit(**v2_edit(card, view))
             return True
         except discord.HTTPException as exc:
             log.info("game %s: could not edit message %s: %s", record.id, message_id, exc)
@@ -670,7 +674,7 @@ class Poster:
                 return
             try:
                 await self.channel(self.where(table.record)).get_partial_message(up.message_id).edit(
-                    **edit_fields(card), view=self.input_view(table, prompt, lang))
+                    **v2_edit(card, self.input_view(table, prompt, lang)))
             except discord.HTTPException as exc:
                 log.info("game %s: could not refresh the turn message: %s", game_id, exc)
 
@@ -690,7 +694,7 @@ class Poster:
                   head: tuple[discord.Embed, ...] | None = None) -> Card:
         """The turn message that is up, as it should look now (who has chosen, the reminder once given)."""
         assert table.prompt is not None
-        card = self._status(table, table.prompt, seat_infos(table), up.since, lang)
+        card = self.status_card(table, table.prompt, seat_infos(table), up.since, lang)
         line = self.reminder_text(table, lang) if up.reminded else None
         embeds = up.head if head is None else head
         return Card("\n".join(c for c in (line, card.content) if c) or None, (*(embeds or ()), *card.embeds),
@@ -729,27 +733,28 @@ class Poster:
                 return False
             lang = await self.languages.for_game(table.record)
             head = up.head
-            if head is None and message.embeds and table.prompt is not None:
+            shown = embeds_of(message)
+            if head is None and shown and table.prompt is not None:
                 # found after a restart: what is above the turn's own card is in the message itself
-                own = len(self._status(table, table.prompt, seat_infos(table), up.since, lang).embeds)
-                head = tuple(message.embeds[:max(0, len(message.embeds) - own)])
+                own = len(self.status_card(table, table.prompt, seat_infos(table), up.since, lang).embeds)
+                head = tuple(shown[:max(0, len(shown) - own)])
             ended = next((r for r in reports if r.step == step), None)
             if ended is not None and self.continues(table, step):
                 return False  # the same thread goes on in this message: announcing edits it
             if ended is None:
                 if not table.running or table.step != step or table.prompt is None:
                     return False
-                await answer(**edit_fields(self.turn_card(table, up, lang, head)),
-                             view=self.input_view(table, table.prompt, lang))
+                await answer(**v2_edit(self.turn_card(table, up, lang, head),
+                                       self.input_view(table, table.prompt, lang)))
                 self.turn_messages[game_id] = replace(up, head=head)
                 return True
             presenter = self.presenter(table)
             if presenter.reports:
                 card = self.closed_card(table, up, happened(table, ended), lang, head)
                 if card is None:
-                    await answer(view=None)
+                    await answer(**without_inputs(message))
                     return True
             else:
                 card = presenter.done(happened(table, ended), seat_infos(table), up.since, lang)
-            await answer(**edit_fields(card), view=None)
+            await answer(**v2_edit(card))
             return True

@@ -20,6 +20,7 @@ from bot.i18n import LANGUAGES
 from storage.base import GameRecord, GameStore
 
 from .language import Languages
+from .layout import custom_ids
 from .poster import Poster
 from .presenter import Card, Presenters
 from .table_state import TableState
@@ -210,12 +211,10 @@ class Recovery:
         told: list[int] = []
 
         def wanted(message: discord.Message) -> bool:
-            for row in message.components:
-                for child in getattr(row, "children", ()):
-                    custom_id = str(getattr(child, "custom_id", "") or "")
-                    if custom_id.startswith(prefix) and custom_id[len(prefix):].split(":")[0].isdigit():
-                        found.append(int(custom_id[len(prefix):].split(":")[0]))
-                        return True
+            for custom_id in custom_ids(message):  # V1 rows or V2 containers alike
+                if custom_id.startswith(prefix) and custom_id[len(prefix):].split(":")[0].isdigit():
+                    found.append(int(custom_id[len(prefix):].split(":")[0]))
+                    return True
             if closed and message.id > (full.lobby_message_id or 0):
                 step = next((step for step, cards in closed if any(shows(message, c) for c in cards)), None)
                 if step is not None:

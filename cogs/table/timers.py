@@ -22,10 +22,12 @@ from storage.base import GameRecord
 from .daily import away_key
 from .daily_reminders import DailyReminders
 from .language import Languages
+from .layout import edit_fields as v2_edit
+from .layout import embeds_of
 from .notify import NotifySettings
 from .poster import Poster
 from .table_state import TableState
-from .turn_messages import DEADLINE, REMINDER, TIMER_KEYS
+from .turn_messages import DEADLINE, REMINDER, TIMER_KEYS, seat_infos
 
 log = logging.getLogger(__name__)
 
@@ -128,20 +130,30 @@ class Timers:
 
 
     async def _remind_in_channel(self, game_id: int, step: int) -> None:
-        """One edit of the turn message (its content only: the embeds above stay as they are), never a
-        ping; it is the step's one spare call, which a choice made outside the message gave to the close."""
+        """One edit of the turn message (drawn again with the line at its top: a V2 message has no content of
+        its own to change), never a ping; it is the step's one spare call, which a choice made outside the
+        message gave to the close."""
+        poster = self.poster
         async with self.state.locks(game_id):
             table = await self.service.table(game_id)
             up = self.state.turn_messages.get(game_id)
-            if not table.running or table.step != step or up is None or up.step != step:
+            prompt = table.prompt
+            if not table.running or table.step != step or up is None or up.step != step or prompt is None:
                 return
-            text = self.poster.reminder_text(table, await self.languages.for_game(table.record))
-            if text is None or not self.poster.spend(table, 1):
+            lang = await self.languages.for_game(table.record)
+            if poster.reminder_text(table, lang) is None or not poster.spend(table, 1):
                 return
-            self.state.turn_messages[game_id] = replace(up, reminded=True)
+            up = self.state.turn_messages[game_id] = replace(up, reminded=True)
+            partial = poster.channel(poster.where(table.record)).get_partial_message(up.message_id)
             try:
-                await self.poster.channel(self.poster.where(table.record)).get_partial_message(up.message_id).edit(
-                    content=text, allowed_mentions=discord.AllowedMentions.none())
+                head = up.head
+                if head is None:  # found after a restart: what is above the turn's own card is read once
+                    shown = embeds_of(await partial.fetch())
+                    own = len(poster.status_card(table, prompt, seat_infos(table), up.since, lang).embeds)
+                    head = tuple(shown[:max(0, len(shown) - own)])
+                    up = self.state.turn_messages[game_id] = replace(up, head=head)
+                await partial.edit(**v2_edit(poster.turn_card(table, up, lang), poster.input_view(table, prompt, lang)),
+                                   allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException as exc:
                 log.info("game %s: could not remind on the turn message: %s", game_id, exc)
 

@@ -15,6 +15,7 @@ from bot.core.table import Table
 from bot.i18n import t
 from cogs.seats import plain_name, safe_name
 
+from .layout import MAX_TEXT, embeds_of, has_inputs, text_length
 from .presenter import Card, Happened, SeatInfo
 
 DEADLINE, REMINDER, CATCH_UP, STATUS = "deadline", "reminder", "catch-up", "status"
@@ -50,16 +51,16 @@ def combined(head: Card, card: Card) -> Card | None:
     embeds = (*head.embeds, *card.embeds)
     content = "\n".join(c for c in (head.content, card.content) if c) or None
     if (head.pictures or card.pictures or len(embeds) > MAX_EMBEDS or sum(len(e) for e in embeds) > MAX_EMBED_CHARS
-            or len(content or "") > 2000):
-        return None
+            or len(content or "") > 2000 or text_length(Card(content, embeds)) > MAX_TEXT):
+        return None  # (MAX_TEXT: drawn as Components V2, the message's text displays hold 4000 characters)
     return Card(content, embeds)
 
 
 def shows(message: discord.Message, card: Card) -> bool:
     """Whether ``message`` reads as ``card`` told after whatever came first: no inputs, the same embed titles,
     and each embed's text ending with the card's (a ``done`` card puts what it told before first)."""
-    embeds = message.embeds
-    return (not message.components and bool(card.embeds) and len(embeds) == len(card.embeds) and all(
+    embeds = embeds_of(message)  # a V2 message reads as the embeds it was drawn from
+    return (not has_inputs(message) and bool(card.embeds) and len(embeds) == len(card.embeds) and all(
         e.title == c.title and bool(c.description) and (e.description or "").endswith(c.description or "")
         for e, c in zip(embeds, card.embeds, strict=True)))
 

@@ -20,6 +20,7 @@ from bot.games.thenumber.errors import SitsOut, TheNumberError
 from bot.games.thenumber.game import FIELD, SeatView, table_of
 from bot.i18n import LANGUAGES, t
 from bot.i18n.thenumber import refusal
+from cogs.table.layout import embeds_of
 from cogs.table.presenter import Card, Happened, Inputs, Picture, Presenter, SeatInfo, SelectInput, TextInput
 from storage.base import GameRecord
 
@@ -98,7 +99,7 @@ class TheNumberPresenter(TheNumberLegacy, Presenter):
         titles |= {t("thenumber.reveal.title", lang, round=outcome.round, turn=outcome.turn)  # posted before
                    for lang in LANGUAGES}  # issue 36's titles
         footers = {render.reveal_footer(happened.game_id, lang) for lang in LANGUAGES}
-        return any(e.title in titles and e.footer.text in footers for e in message.embeds)
+        return any(e.title in titles and e.footer.text in footers for e in embeds_of(message))
 
     async def report_pictures(self, happened: Happened, record: GameRecord, lang: str) -> tuple[Picture, ...]:
         """The score race, attached to the final reveal."""

@@ -19,7 +19,7 @@ from .interactions import InteractionResult
 from .server import DEFAULT_TOKEN, FakeDiscord
 from .state import APPLICATION_ID, BOT_USER_ID, Attachment, Channel, Guild, Member, Message, RequestRecord
 from .users import SimUser
-from .visible import visible_text
+from .visible import alt_texts, title_of, visible_text
 
 __all__ = [
     "APPLICATION_ID",
@@ -36,5 +36,7 @@ __all__ = [
     "RequestRecord",
     "SimUser",
     "SimulationError",
+    "alt_texts",
+    "title_of",
     "visible_text",
 ]

@@ -24,6 +24,9 @@ MODAL_TITLE_MAX = 45
 MODAL_COMPONENTS_MAX = 5
 TEXT_INPUT_LABEL_MAX = 45
 TEXT_INPUT_VALUE_MAX = 4000
+V2_COMPONENTS_MAX = 40  # a Components V2 message: every component counted, nested ones included
+V2_TEXT_MAX = 4000  # a Components V2 message: the characters of all its text displays together
+LEGACY_FIELDS = ("content", "embeds", "sticker_ids", "poll")  # refused beside the IS_COMPONENTS_V2 flag
 
 
 class _Errors:
@@ -84,16 +87,53 @@ def _check_custom_id(err: _Errors, path: list[str | int], comp: Json) -> None:
     err.length_between([*path, "custom_id"], comp.get("custom_id"), 1, CUSTOM_ID_MAX)
 
 
-def _check_components(err: _Errors, components: list[Json], flags: int) -> None:
+def walk(components: list[Json]) -> list[Json]:
+    """Every component, nested ones included (a section's accessory too), as Discord counts them."""
+    found: list[Json] = []
+    for comp in components:
+        found.append(comp)
+        found += walk(comp.get("components") or [])
+        if comp.get("accessory"):
+            found += walk([comp["accessory"]])
+    return found
+
+
+def _check_v2(err: _Errors, body: Json, components: list[Json]) -> None:
+    """Discord's rules for a Components V2 message (the spec layer checks each component's shape): no legacy
+    fields beside the flag, 40 components counted nested, 4000 characters of text displays, action rows
+    anywhere checked like top-level ones, ids unique."""
+    for key in LEGACY_FIELDS:
+        if body.get(key):
+            err.add([key], "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                    "The 'content', 'embeds', 'sticker_ids' and 'poll' fields cannot be used with IS_COMPONENTS_V2")
+    every = walk(components)
+    if len(every) > V2_COMPONENTS_MAX:
+        err.add(["components"], "BASE_TYPE_MAX_LENGTH", f"Must be {V2_COMPONENTS_MAX} or fewer in total.")
+    if sum(len(c.get("content") or "") for c in every if c.get("type") == 10) > V2_TEXT_MAX:
+        err.add(["components"], "MAX_COMPONENTS_TEXT_LENGTH_EXCEEDED",
+                f"Text displays must be {V2_TEXT_MAX} or fewer characters in total.")
+    ids = [c["id"] for c in every if c.get("id") is not None]
+    if len(set(ids)) != len(ids):
+        err.add(["components"], "COMPONENT_ID_DUPLICATED", "Component ids must be unique.")
+    rows = [c for c in every if c.get("type") == 1]
+    _check_rows(err, rows, ["components"])
+
+
+def _check_components(err: _Errors, components: list[Json], flags: int, body: Json) -> None:
     if flags & MESSAGE_FLAG_COMPONENTS_V2:
-        return  # layout components: only the spec layer checks them
+        _check_v2(err, body, components)
+        return
     if len(components) > ACTION_ROWS_MAX:
         err.add(["components"], "BASE_TYPE_MAX_LENGTH", f"Must be {ACTION_ROWS_MAX} or fewer in length.")
     for i, row in enumerate(components):
-        path: list[str | int] = ["components", i]
         if row.get("type") != 1:
-            err.add([*path, "type"], "COMPONENT_TYPE_INVALID", "Top-level components must be action rows.")
-            continue
+            err.add(["components", i, "type"], "COMPONENT_TYPE_INVALID", "Top-level components must be action rows.")
+    _check_rows(err, [row for row in components if row.get("type") == 1], ["components"])
+
+
+def _check_rows(err: _Errors, rows: list[Json], base: list[str | int]) -> None:
+    for i, row in enumerate(rows):
+        path: list[str | int] = [*base, i]
         children = row.get("components") or []
         buttons = [c for c in children if c.get("type") == 2]
         others = [c for c in children if c.get("type") != 2]
@@ -123,7 +163,7 @@ def check_message(body: Json, *, require_content: bool = True, prefix: tuple[str
     content = body.get("content")
     err.max_length(["content"], content, CONTENT_MAX)
     _check_embeds(err, body.get("embeds") or [])
-    _check_components(err, body.get("components") or [], int(body.get("flags") or 0))
+    _check_components(err, body.get("components") or [], int(body.get("flags") or 0), body)
     err.raise_if_any()
     if require_content and not message_has_body(body):
         raise empty_message()

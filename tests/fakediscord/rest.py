@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from . import errors as E
 from .errors import DiscordAPIError, invalid_form_body
 from .journal import note
-from .limits import check_message, check_modal, message_has_body
+from .limits import check_message, check_modal, message_has_body, walk
 from .state import (
     APPLICATION_ID,
     ATTACH_FILES,
@@ -50,6 +50,28 @@ def _bad_type(message: str) -> DiscordAPIError:
     return invalid_form_body({"type": {"_errors": [{"code": "INTERACTION_RESPONSE_TYPE_INVALID",
                                                      "message": message}]}})
 
+
+
+def check_v2_result(msg: Message) -> None:
+    """A message with the IS_COMPONENTS_V2 flag (sent with it, or given it by this edit: the flag is never
+    removed) must end with no content or embeds (an older message made V2 has them cleared by the same edit),
+    and every ``attachment://`` its components show must name one of its files."""
+    if not msg.flags & MESSAGE_FLAG_COMPONENTS_V2:
+        return
+    errors: Json = {}
+    for key in ("content", "embeds"):
+        if getattr(msg, key):
+            errors[key] = {"_errors": [{"code": "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                                        "message": f"'{key}' cannot be used with IS_COMPONENTS_V2"}]}
+    names = {a.filename for a in msg.attachments}
+    for comp in walk(msg.components):
+        media = [comp.get("media") or {}] + [item.get("media") or {} for item in comp.get("items") or []]
+        for url in (str(m.get("url") or "") for m in media):
+            if url.startswith("attachment://") and url.removeprefix("attachment://") not in names:
+                errors.setdefault("components", {"_errors": []})["_errors"].append(
+                    {"code": "UNFURLED_MEDIA_ATTACHMENT_NOT_FOUND", "message": f"No attachment named {url}"})
+    if errors:
+        raise invalid_form_body(errors)
 
 class Routes:
     """Route table: (method, path regex, OpenAPI path template or None, handler)."""
@@ -213,7 +235,10 @@ class Routes:
                     interaction: InteractionResult | None = None) -> Message:
         """Store a message the bot created (history starts with its first version)."""
         content = body.get("content") or ""
-        mentions = [int(m) for m in re.findall(r"<@!?(\d+)>", content) if int(m) in self.world.users]
+        # a Components V2 message mentions in its text displays (Discord notifies those as it does content's)
+        said = " ".join([content, *(str(c.get("content") or "") for c in walk(body.get("components") or [])
+                                    if c.get("type") == 10)])
+        mentions = list(dict.fromkeys(int(m) for m in re.findall(r"<@!?(\d+)>", said) if int(m) in self.world.users))
         msg = Message(
             self.world.ids.next(), channel.id, BOT_USER_ID, content=content, embeds=body.get("embeds") or [],
             components=body.get("components") or [], flags=int(body.get("flags") or 0) & flags_mask,
@@ -227,6 +252,7 @@ class Routes:
         if body.get("message_reference"):
             msg.type = 19
         msg.attachments = self.attachments_for(body, [])
+        check_v2_result(msg)
         msg.history.append(msg.snapshot())
         store_message(self.world, msg)
         note(self.world, "post", message=msg.id, channel=channel.id, version=0,
@@ -287,6 +313,15 @@ class Routes:
 
     def apply_edit(self, msg: Message, body: Json) -> None:
         check_message(body, require_content=False)
+        before = (msg.content, msg.embeds, msg.components, msg.flags, msg.attachments)
+        try:
+            self._apply_edit(msg, body)
+        except DiscordAPIError:
+            # Discord refuses the whole edit: the message stays as it was
+            msg.content, msg.embeds, msg.components, msg.flags, msg.attachments = before
+            raise
+
+    def _apply_edit(self, msg: Message, body: Json) -> None:
         for key in ("content", "embeds", "components"):
             if key in body:
                 setattr(msg, key, body[key] if body[key] is not None else ([] if key != "content" else ""))
@@ -297,6 +332,7 @@ class Routes:
             msg.attachments = self.attachments_for(body, msg.attachments)
         if msg.flags & MESSAGE_FLAG_LOADING:
             msg.flags &= ~MESSAGE_FLAG_LOADING  # editing a deferred "thinking" message replaces it
+        check_v2_result(msg)
         if not message_has_body(msg.snapshot()):
             raise E.empty_message()
         msg.edited_timestamp = iso()
@@ -461,8 +497,9 @@ class Routes:
             original = self.world.messages.get(inter.original_message_id or 0)
             if original is not None and original.flags & MESSAGE_FLAG_LOADING:
                 # Discord: after a deferred (type 5) response, the first followup replaces the "thinking" one.
-                self.apply_edit(original, {k: v for k, v in body.items() if k in ("content", "embeds",
-                                                                               "components", "attachments")})
+                # (its flags too: a Components V2 followup makes the message V2)
+                self.apply_edit(original, {k: v for k, v in body.items() if k in ("content", "embeds", "components",
+                                                                               "attachments", "flags")})
                 inter.edits.append(original.snapshot())
                 await self.announce("MESSAGE_UPDATE", original)
                 msg = original

@@ -22,20 +22,24 @@ DEFAULT_SPEC_PATH = Path(
 )
 
 
-def _relax(node: Any, parent_key: str | None = None) -> Any:
+def _relax(node: Any) -> Any:
     """Walk the spec and relax known mismatches in place."""
     if isinstance(node, dict):
         if node.get("format") == "snowflake" and node.get("type") == "string":
             # discord.py sends some snowflakes as JSON integers; Discord accepts them.
             node["type"] = ["string", "integer"]
-        if parent_key == "content" and node.get("maxLength") == 4000:
-            # 4000 is the Nitro-user limit; bots are limited to 2000.
-            node["maxLength"] = 2000
-        for key, value in node.items():
-            _relax(value, key)
+        properties = node.get("properties")
+        if isinstance(properties, dict) and "embeds" in properties and "content" in properties:
+            content = properties["content"]
+            if isinstance(content, dict) and content.get("maxLength") == 4000:
+                # A message's content: 4000 is the Nitro-user limit; bots are limited to 2000. (Not a Components
+                # V2 text display's content, whose 4000 holds for bots too.)
+                content["maxLength"] = 2000
+        for value in node.values():
+            _relax(value)
     elif isinstance(node, list):
         for item in node:
-            _relax(item, parent_key)
+            _relax(item)
     return node
 
 
