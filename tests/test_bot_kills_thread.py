@@ -54,9 +54,10 @@ async def test_kills_of_a_game_in_a_thread_change_nothing(fake_discord: FakeDisc
             await table.proc.wait()
     assert kills == KILLS, f"only {kills} kills happened before the game ended"
     titles = [t.splitlines()[0] for t in table.reveals()]
-    assert titles == [f"Round {i // 5 + 1} · Turn {i % 5 + 1}: reveal" for i in range(10)], titles
+    assert titles == [f"The Number · round {i // 5 + 1} of 2 · turn {i % 5 + 1} of 5 · reveal"
+                      for i in range(10)], titles
     in_channel = [fake_discord.visible_text(m) for m in fake_discord.messages(table.general)]
-    assert len(in_channel) == 2 and "Game over" in in_channel[1], in_channel  # the lobby and the result
+    assert len(in_channel) == 2 and "The Number · game over" in in_channel[1], in_channel  # the lobby and the result
     assert table.thread is not None
     assert fake_discord.visible_text(fake_discord.messages(table.thread)[-1]).startswith("The game is over")
     log = (tmp_path / "bot.log").read_text(errors="replace")

@@ -40,7 +40,8 @@ async def test_a_two_day_table_reminds_once_at_half_time_and_before_the_night_ac
     status = await world.start_game(("ana", "ben", "cy"), pace="daily", step_hours=48)
     deadline = START + 48 * HOUR
     assert (await world.bot.service.table(1)).record.deadline == deadline
-    assert f"<t:{deadline}:f>" in status.content and f"<t:{deadline}:R>" in status.content  # Discord timestamps
+    shown = world.fake.visible_text(status)
+    assert f"<t:{deadline}:f>" in shown and f"<t:{deadline}:R>" in shown  # Discord timestamps
     await world.modal("ana", "513")
     await world.modal("ben", "240")
     await world.advance(20 * HOUR)
@@ -67,7 +68,7 @@ async def test_a_two_day_table_reminds_once_at_half_time_and_before_the_night_ac
     async with world.bot.store.db.execute("SELECT slot FROM reminders_sent ORDER BY slot") as cursor:
         assert [r[0] for r in await cursor.fetchall()] == ["half", "near"]
     await world.advance(deadline - world.clock.now())  # the deadline: the table goes on
-    await world.wait_status("Turn 2 of 5")
+    await world.wait_status("turn 2 of 5")
     assert (await world.bot.service.table(1)).record.deadline == deadline + 48 * HOUR
 
 
@@ -96,25 +97,25 @@ async def test_two_missed_deadlines_hand_the_seat_to_the_ai_and_tell_the_player(
     await world.start_game(("ana", "ben"), pace="daily", step_hours=1)
     await world.modal("ana", "513")
     await world.advance(HOUR)  # ben's first miss: the rules' default, no message about being away
-    await world.wait_status("Turn 2 of 5")
+    await world.wait_status("turn 2 of 5")
     assert not [m for m in world.fake.dms(world.users["ben"]) if "AI" in m.content]
     await world.modal("ana", "620")
     await world.advance(HOUR)  # the second in a row: the AI plays for ben, and ben is told
     told = await eventually(lambda: [m.content for m in world.fake.dms(world.users["ben"])
                                      if "missed 2 deadlines in a row" in m.content], what="ben told")
     assert "the AI now plays your turns" in told[0] and "to come back" in told[0]
-    await world.wait_status("Turn 3 of 5")
+    await world.wait_status("turn 3 of 5")
     table = await world.bot.service.table(1)
     assert table.away(1)
     # turn 3: once ana has chosen, the table does not wait for ben (away): the AI plays for him at once
     await world.modal("ana", await a_legal_number(world, 0))
-    await world.wait_status("Turn 4 of 5")
+    await world.wait_status("turn 4 of 5")
     table = await world.bot.service.table(1)
     assert table.away(1) and table.steps[-1]["reason"] == "away"
     # ben comes back by acting: his own choice counts and he is no longer away
     await world.modal("ben", await a_legal_number(world, 1))
     await world.modal("ana", await a_legal_number(world, 0))
-    await world.wait_status("Turn 5 of 5")
+    await world.wait_status("turn 5 of 5")
     assert not (await world.bot.service.table(1)).away(1)
 
 
@@ -179,7 +180,8 @@ async def test_a_daily_numeri_table_shows_its_deadline_and_reminds_by_dm(world: 
     await start_numeri(world, ("ana", "ben"), pace="daily", step_hours=10)
     message = await eventually(lambda: turn_messages(world) and turn_messages(world)[-1], what="a Numeri turn")
     deadline = START + 10 * HOUR
-    assert f"<t:{deadline}:f>" in message.content and f"<t:{deadline}:R>" in message.content
+    shown = world.fake.visible_text(message)
+    assert f"<t:{deadline}:f>" in shown and f"<t:{deadline}:R>" in shown
     name = whose_turn(world, message, ("ana", "ben"))
     await world.advance(5 * HOUR)  # half time: 13:00 UTC
     sent = await eventually(lambda: reminders(world, name), what="the half-time reminder")

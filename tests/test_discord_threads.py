@@ -7,6 +7,7 @@ import asyncio
 import time
 
 from tests.discord_world import PATIENCE, World, eventually, open_lobby
+from tests.fakediscord import title_of
 from tests.fakediscord.state import BOT_USER_ID, CREATE_PUBLIC_THREADS, Channel, Message
 
 CHOOSE = "Choose secretly"
@@ -91,7 +92,7 @@ async def test_a_game_in_a_thread_tells_its_turns_there_and_its_result_in_the_ch
                              what="the final result in the channel")
     assert len(final) == 1 and "Play again" in str(final[0].components), channel  # nothing else in the channel
     told = texts(world, thread)
-    assert sum(": reveal" in text for text in told) >= 9 and not any(CHOOSE in t for t in channel)
+    assert sum(" · reveal" in text for text in told) >= 9 and not any(CHOOSE in t for t in channel)
     assert told[-1] == f"The game is over: the result is in <#{world.general.id}>."
     # /score after the game, from the thread, finds it too
     after = await (await world.users["ana"].slash(thread, "score")).wait()
@@ -108,14 +109,14 @@ async def test_a_restart_mid_game_goes_on_in_the_thread(world: World) -> None:
     await world.dm("ben", await a_legal_number(world, 1))
     await world.dm("cy", await a_legal_number(world, 2))
     await next_step(world, 1)
-    await eventually(lambda: "Turn 3 of" in world.fake.visible_text(turn_message(world, thread) or lobby),
+    await eventually(lambda: "turn 3 of" in world.fake.visible_text(turn_message(world, thread) or lobby),
                      what="turn 3 in the thread")
     assert len(world.fake.messages(thread)) > in_thread
     assert [m.id for m in world.fake.messages(world.general)] == [lobby.id]  # the channel keeps only the lobby
     # a deadline after the restart is told in the thread too
     await world.advance(61)
     await next_step(world, 2)
-    await eventually(lambda: "Turn 4 of" in world.fake.visible_text(turn_message(world, thread) or lobby),
+    await eventually(lambda: "turn 4 of" in world.fake.visible_text(turn_message(world, thread) or lobby),
                      what="turn 4 in the thread")
     assert [m.id for m in world.fake.messages(world.general)] == [lobby.id]
 
@@ -169,8 +170,8 @@ async def test_numeri_in_a_thread_edits_its_living_message_there_and_ends_in_the
     def turn_in_thread(after: int) -> Message | bool | None:
         if finals(world):  # the final message, in the channel
             return True
-        return next((m for m in reversed(world.fake.messages(thread)) if m.embeds
-                     and TURN_TITLE.match(m.embeds[0].get("title") or "") and (turn_step(m) or -1) > after), None)
+        return next((m for m in reversed(world.fake.messages(thread))
+                     if TURN_TITLE.match(title_of(m)) and (turn_step(m) or -1) > after), None)
 
     step = -1
     while (message := await eventually(lambda s=step: turn_in_thread(s), what="a turn or the end")) is not True:
