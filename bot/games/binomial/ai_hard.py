@@ -56,11 +56,7 @@ MIX_WINDOW = 0.35  # options further than this below the best are never drawn
 # (window, temperature) of the placement draw, heads-up and at a table of three or more (see place_mix). On
 # six random roll sequences, 30 generators each, the builder with 0.3 noise made 8-28 different sheets, this
 # draw 16-30 heads-up and 27-30 at a table.
-# Heads-up too the draw is as wide as at a table: a sheet near the builder's table is the sheet any sound
-# builder (or a reader running this code) makes from the same digits, so its best numbers are the ones a
-# rival holds too and cancels. 200 paired games seed 1 (issue 40), vs reader / monte_carlo: (1.0, 0.4) 0.432
-# / 0.660, cancelled numbers 3.5 a game; (1.5, 0.6) 0.520 / 0.580, cancels 2.7; (2.0, 0.8) 0.537 / 0.527.
-PLACE_MIX = (1.5, 0.6)
+PLACE_MIX = (1.0, 0.4)
 PLACE_MIX_TABLE = (1.5, 0.6)
 # Past games (the game adapter's ai_priors) move the prior, counting as at most this many rounds more than
 # the default one: a player's habit is expected at once, while this match's own rounds soon weigh as much.
