@@ -8,6 +8,7 @@ count. Hard draws from its own secret generator, which the readers in the pool n
 """
 
 import random
+import signal
 import sys
 from collections.abc import Sequence
 from typing import TextIO
@@ -52,3 +53,15 @@ def run_pool(games: int, seed: int, workers: int, seat_counts: Sequence[int] = S
              only: Sequence[str] = (), progress: TextIO | None = sys.stderr, out: TextIO = sys.stdout) -> int:
     return run_table(f"pool: {games} games per matchup, seed {seed}", play_game,
                      selected(matchups(seat_counts), only), games, seed, workers, progress, out)
+
+
+def stop_prints() -> None:
+    """Lets a run started in the background be stopped and still print what it has: a shell without job
+    control starts background commands with SIGINT ignored (so Ctrl-C's KeyboardInterrupt never came and a
+    long run could only be killed, losing every figure); SIGINT and SIGTERM now raise KeyboardInterrupt,
+    which the pool's runner catches to print the games played so far."""
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, interrupt)
+    signal.signal(signal.SIGTERM, interrupt)

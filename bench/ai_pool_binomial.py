@@ -18,6 +18,7 @@ from dataclasses import replace
 from random import Random
 from typing import TextIO
 
+from bench.ai_pool import stop_prints
 from bench.ai_pool_binomial_players import POOL
 from bench.pool_runner import HARD, Matchup, Times, decide, pool_matchups, selected
 from bench.pool_runner import run_pool as run_table
@@ -77,6 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seats", type=int, nargs="+", choices=SEAT_COUNTS, default=list(SEAT_COUNTS))
     parser.add_argument("--only", nargs="+", default=[], help="only matchups with these strategies")
     args = parser.parse_args(argv)
+    stop_prints()
     unknown = sorted(set(args.only) - set(POOL) - {HARD})
     if unknown:
         parser.error(f"unknown strategy {unknown[0]!r}; the pool: {', '.join(POOL)}")

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from random import Random
 from typing import TextIO
 
+from bench.ai_pool import stop_prints
 from bench.ai_pool_numeri_players import POOL
 from bench.pool_runner import Matchup, Times, decide, pool_matchups, selected
 from bench.pool_runner import run_pool as run_table
@@ -70,6 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seats", type=int, nargs="+", choices=SEAT_COUNTS, default=list(SEAT_COUNTS))
     parser.add_argument("--only", nargs="+", default=[], choices=list(POOL), help="only these strategies")
     args = parser.parse_args(argv)
+    stop_prints()
     return run_pool(args.games, args.seed, args.workers, args.seats, args.only)
 
 

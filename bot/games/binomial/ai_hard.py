@@ -1,8 +1,9 @@
 """Binomial's hard level: fight or pass from a simulated reveal against opponents modelled from what is public.
 
 What it sees: its own sheet and the public facts (rolls, revealed numbers, who fought which card, how many
-unused numbers each seat has). Nothing else: every opponent's sheet is sampled from the rolls minus what
-that opponent revealed, paired the way a builder would (sometimes at random).
+unused numbers each seat has). Nothing else: every opponent's sheet is sampled from whole builds of the
+public rolls that hold every number that opponent revealed (:mod:`.ai_read`), or from the rolls minus what
+it revealed, paired the way a builder would (sometimes at random).
 
 * Opponent model: each opponent's fight rate this match (fights per round played, from a prior of about
   one round in two, or, in Discord, from how often that player fought in their finished games against this
@@ -26,7 +27,7 @@ import math
 from collections.abc import Mapping, Sequence
 from random import Random
 
-from . import ai
+from . import ai, ai_read
 from .engine import resolve
 from .rules import CARD_BY_KEY, CELLS, Card
 from .view import View, fitting
@@ -82,6 +83,10 @@ LIKE_ME_SHARE = 0.5
 LIKE_ME_HEADS_UP = 0.5
 INNER_SAMPLES = 72  # a rival's own decision: this many reveals shared among its rivals (at least 12 each)
 INNER_SAMPLES_MIN = 12
+
+# The share of a sampled rival's sheets drawn from the builds that agree with its reveals (ai_read); the rest
+# from the older sampler, which also covers builders unlike any of ours.
+BELIEF_SHARE = 0.75
 
 # How often a rival that declares after this seat's pass, with nobody fighting before it, takes the card with
 # a fitting number (it wins it uncontested).
@@ -171,6 +176,22 @@ def keep_values(view: View, seat: int, candidates: Sequence[int], left: float) -
         rest.remove(n)
         out[n] = whole - ai.portfolio(rest, cards, rivals, reach, limit)
     return out
+
+
+def believed_numbers(view: View, s: int) -> tuple[tuple[int, ...], ...]:
+    """The builds of rival ``s``'s sheet from the public rolls that hold every number it revealed (see
+    :mod:`.ai_read`), drawn as this level draws its own cells."""
+    return ai_read.believed(view.seats, view.rolls, view.revealed[s], place_mix(view.seats))
+
+
+def sample_holding(view: View, s: int, rng: Random, digits: tuple[int, ...],
+                   belief: Sequence[tuple[int, ...]]) -> Sequence[int]:
+    """A plausible set of ``s``'s unused numbers: a build that agrees with its reveals (BELIEF_SHARE of the
+    time when there is one), else the older sampler (a builder on its remaining digits, or a random
+    pairing)."""
+    if belief and rng.random() < BELIEF_SHARE:
+        return belief[rng.randrange(len(belief))]
+    return ai.sample_numbers(view, s, rng, digits)
 
 
 def _rival_pick(card: Card, numbers: Sequence[int], fights: bool | None, rate: float, rng: Random) -> int | None:
@@ -263,6 +284,9 @@ def option_values(view: View, seat: int, rng: Random, priors: FightPriors | None
     like_me = 0.0 if inner else LIKE_ME_SHARE if view.seats > 2 else LIKE_ME_HEADS_UP
     thought: dict[tuple[int, int], int | None] = {}  # (rival, build) -> its pick, at most BUILDS per rival
     digits = {s: ai.remaining_digits(view, s) for s in rivals}
+    belief = {s: believed_numbers(view, s) for s in rivals}
+    # the builds a rival like me is thought through on (at most ai.BUILDS each: every one costs a decision)
+    thinkable = {s: rng.sample(belief[s], min(len(belief[s]), ai.BUILDS)) for s in rivals}
     reveals: dict[tuple[int | None, tuple[tuple[int, int], ...]], tuple[float, float]] = {}  # samples repeat
     after_me = _speak_after(view, seat)
     for _ in range(samples):
@@ -272,13 +296,13 @@ def option_values(view: View, seat: int, rng: Random, priors: FightPriors | None
             # a rival like me decides like me (on a builder's sheet); heads-up only one still to speak: one
             # that reads this seat answers what it will do
             if like_me and (view.seats > 2 or s not in said) and rng.random() < like_me:
-                build = rng.randrange(ai.BUILDS)
-                holds[s] = ai.built_numbers(view.seats, digits[s], build)
+                build = rng.randrange(len(thinkable[s]) or ai.BUILDS)
+                holds[s] = thinkable[s][build] if thinkable[s] else ai.built_numbers(view.seats, digits[s], build)
                 if (s, build) not in thought:
                     thought[s, build] = _pick_like_me(view, s, holds[s], Random(rng.random()))
                 got = thought[s, build]
             else:
-                holds[s] = ai.sample_numbers(view, s, rng, digits[s])
+                holds[s] = sample_holding(view, s, rng, digits[s], belief[s])
                 got = _rival_pick(card, holds[s], said.get(s), rates[s], rng)
             if got is None and said.get(s):  # it fights, though this sample holds nothing that fits:
                 got = unfit  # a fighter that counts for X and cannot win
