@@ -14,15 +14,28 @@ from storage.base import GameRecord
 from tests.discord_world import World, eventually
 from tests.test_faults import hold_database_lock
 
-LOCKED_FOR = 3.5  # within the bot's busy timeout (10 s), beyond Discord's 3 s to answer
+
+class HeldLock:
+    """Another writer holding the whole database until :meth:`release` (the test releases it once the bot has
+    deferred its answer: the lock outlasts Discord's 3 s only if the bot fails to defer)."""
+
+    def __init__(self, world: World) -> None:
+        self.locked, self.released = threading.Event(), threading.Event()
+        self.thread = threading.Thread(target=hold_database_lock, args=(world.db_path, self.locked, self.released))
+
+    def release(self) -> None:
+        self.released.set()
+
+    def join(self) -> None:
+        self.released.set()
+        self.thread.join()
 
 
-async def locked_database(world: World) -> threading.Thread:
-    """Another writer holds the database for LOCKED_FOR seconds (from when this returns)."""
-    locked = threading.Event()
-    holder = threading.Thread(target=hold_database_lock, args=(world.db_path, LOCKED_FOR, locked))
-    holder.start()
-    await asyncio.to_thread(locked.wait)
+async def locked_database(world: World) -> HeldLock:
+    """The database locked by another writer (from when this returns) until the test releases it."""
+    holder = HeldLock(world)
+    holder.thread.start()
+    await asyncio.to_thread(holder.locked.wait)
     return holder
 
 
@@ -63,6 +76,7 @@ async def test_start_is_deferred_and_the_game_gets_its_status_message_and_timer(
     holder = await locked_database(world)
     started = await (await world.users["ana"].click(lobby, "Start")).wait(timeout=3)
     assert started.response_type == 6 and not started.rejections  # deferred within Discord's 3 s
+    holder.release()
     status = await eventually(world._status_or_none, timeout=10, what="the first turn's status message")
     assert "turn 1 of 5" in world.fake.visible_text(status)
     assert "has started" in world.fake.visible_text(world.fake.world.messages[lobby.id]).lower() or \
@@ -77,6 +91,7 @@ async def test_slash_start_is_deferred_and_its_lobby_shown(world: World) -> None
     holder = await locked_database(world)
     opened = await (await world.users["ana"].slash(world.general, "thenumber start")).wait(timeout=3)
     assert opened.response_type == 5 and not opened.ephemeral
+    holder.release()
     await opened.wait_edits(1, timeout=10)  # the lobby replaces the "thinking" message
     lobby = world.fake.world.messages[opened.original_message_id]  # type: ignore[index]
     assert "Join" in world.fake.visible_text(lobby)
@@ -92,6 +107,7 @@ async def test_join_is_deferred_and_the_lobby_shows_the_new_player(world: World)
     holder = await locked_database(world)
     joined = await (await world.users["ben"].click(lobby, "Join")).wait(timeout=3)
     assert joined.response_type == 6 and not joined.rejections
+    holder.release()
     await eventually(lambda: "Ben" in world.fake.visible_text(world.fake.world.messages[lobby.id]), timeout=10,
                      what="the lobby to show Ben")
     await asyncio.to_thread(holder.join)
