@@ -41,7 +41,7 @@ CHOOSERS = 4  # seats 0-3 choose again and again; seat 4 never does, so no turn 
 STATUS_EDIT_SETTLE = 2.5  # let the product's coalesced status edits (2 s) finish before measuring the floor
 
 
-TITLE = re.compile(r"Round (\d) of 2 · Turn (\d) of 5: choose")
+TITLE = re.compile(r"^The Number · round (\d) of 2 · turn (\d) of 5$", re.M)  # a turn's, not its reveal's
 FLOOR_TURN = re.compile(r"floor turn (\d+)")
 
 

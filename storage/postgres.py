@@ -296,7 +296,9 @@ class PostgresStore(PoolHolder):
 
     async def open_game_in_channel(self, channel_id: int) -> GameRecord | None:
         async with self.pool.acquire() as db:
-            games = await load_many(db, f"(channel_id = $1 OR thread_id = $1) AND status IN {_OPEN}",
+            # two lookups, each on its own partial index (see the SQLite store)
+            games = await load_many(db, f"id IN (SELECT id FROM games WHERE channel_id = $1 AND status IN {_OPEN}"
+                                        f" UNION ALL SELECT id FROM games WHERE thread_id = $1 AND status IN {_OPEN})",
                                      (channel_id,))
         return games[0] if games else None
 

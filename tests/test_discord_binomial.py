@@ -255,8 +255,8 @@ async def test_timers_place_automatically_pass_and_mark_away(world: World) -> No
     # the numerology's closed message tells the phase's outcome, no line about a roll it closed (issue 36)
     closed = await eventually(lambda: "over" in title(world.fake.world.messages[message.id])
                               and world.fake.world.messages[message.id], what="the numerology closed")
-    assert "placed automatically" not in world.fake.visible_text(closed) and "The 16 rolls" in closed.embeds[0][
-        "description"]
+    assert "placed automatically" not in world.fake.visible_text(closed) and "The 16 rolls" in world.fake.visible_text(
+        closed)
     score = await (await world.users["cy"].slash(world.general, "score")).wait()
     assert "(away)" in score.text()
     message = await settled(world)
