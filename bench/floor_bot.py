@@ -88,8 +88,13 @@ class FloorBot(discord.Client):
         number = text_value(interaction.data or {})
         await self.record(interaction.channel_id or 0, interaction.user.id % 5, number)
         if self.shaped and interaction.message is not None:
-            # the product's answer shape: the turn message updated (its embeds sent back), then a private line
-            await interaction.response.edit_message(embeds=interaction.message.embeds)
+            # the product's answer shape: the turn message updated (drawn again: its V2 layout sent back), then a
+            # private line
+            message = interaction.message
+            if message.flags.components_v2:
+                await interaction.response.edit_message(view=discord.ui.LayoutView.from_message(message))
+            else:
+                await interaction.response.edit_message(embeds=message.embeds)
             await interaction.followup.send(f"Locked in {number}.", ephemeral=True)
         else:
             await interaction.response.send_message(f"Locked in {number}.", ephemeral=True)
