@@ -7,8 +7,6 @@ import asyncio
 import logging
 from zoneinfo import ZoneInfo
 
-import discord
-
 from bot.core.clock import Clock
 from bot.core.deadlines import HALF, NEAR, UTC, discord_time, is_daily, next_reminder
 from bot.core.table import Table
@@ -56,28 +54,28 @@ class DailyReminders:
         self._schedule(record, zone, frozenset())
 
     def _schedule(self, record: GameRecord, zone: ZoneInfo, sent: frozenset[str]) -> None:
-        talk = self.poster
+        poster = self.poster
         key = (REMINDER, record.id)
         if record.deadline is None or record.status != "running":
-            talk.scheduler.cancel(key)
+            poster.scheduler.cancel(key)
             return
-        opened = record.deadline - talk.service.turn_seconds(record)
+        opened = record.deadline - poster.service.turn_seconds(record)
         planned = next_reminder(opened, record.deadline, zone, self.clock.now(), sent)
         if planned is None:
-            talk.scheduler.cancel(key)
+            poster.scheduler.cancel(key)
             return
         game_id, step, slot = record.id, record.phase, planned.slot
-        talk.scheduler.schedule(key, planned.at, lambda: in_background(self.fire(game_id, step, slot, zone)))
+        poster.scheduler.schedule(key, planned.at, lambda: in_background(self.fire(game_id, step, slot, zone)))
 
     async def fire(self, game_id: int, step: int, slot: str, zone: ZoneInfo) -> None:
         """The reminder ``slot`` of ``step`` is due: claim it (once across restarts and processes), send it, and
         plan the step's next one."""
-        talk = self.poster
-        table = await talk.service.table(game_id)
+        poster = self.poster
+        table = await poster.service.table(game_id)
         record = table.record
         if not table.running or table.step != step or record.deadline is None:
             return
-        if await talk.store.claim_reminder(game_id, step, slot, self.clock.now()):
+        if await poster.store.claim_reminder(game_id, step, slot, self.clock.now()):
             await self.send(table, slot)
         else:
             log.info("game %s: reminder %s of step %s was sent before; not again", game_id, slot, step)
@@ -86,9 +84,10 @@ class DailyReminders:
     async def send(self, table: Table, slot: str) -> None:
         """Each awaited player not away, as their /notify says: a DM, else (closed or turned off) a mention in
         the channel that pings only them; nothing for a player who turned both off."""
-        talk, record = self.poster, table.record
+        poster, record = self.poster, table.record
         assert record.deadline is not None
-        link = jump_link(record, talk.state.turn_message_id(table.id) or record.status_message_id, talk.where(record))
+        link = jump_link(record, poster.state.turn_message_id(table.id) or record.status_message_id,
+                         poster.where(record))
         mentions: list[int] = []
         for seat in sorted(table.awaited()):
             user_id = table.seat(seat).user_id
@@ -96,12 +95,12 @@ class DailyReminders:
                 continue
             reach = await self.notify.of(user_id)
             if reach.dm:
-                lang = await talk.languages.for_dm(user_id, record)
-                game = talk.presenter(record).title(lang)
+                lang = await poster.languages.for_dm(user_id, record)
+                game = poster.presenter(record).title(lang)
                 text = t("daily.remind", lang, game=game, channel=f"<#{record.channel_id}>", link=link,
                          when=discord_time(record.deadline, "f"), left=discord_time(record.deadline, "R"))
                 nonce = f"dr{table.id % 10**9}.{table.step}.{seat}{slot[0]}"
-                if await talk.send_dm(user_id, text, nonce=nonce):
+                if await poster.send_dm(user_id, text, nonce=nonce):
                     continue
             if reach.mention:
                 mentions.append(user_id)
@@ -109,15 +108,9 @@ class DailyReminders:
             await self._mention(table, mentions, slot)
 
     async def _mention(self, table: Table, user_ids: list[int], slot: str) -> None:
-        talk, record = self.poster, table.record
+        poster, record = self.poster, table.record
         assert record.deadline is not None
-        lang = await talk.languages.for_game(record)
+        lang = await poster.languages.for_game(record)
         text = t("daily.mention", lang, names=" ".join(f"<@{u}>" for u in user_ids),
-                 game=talk.presenter(record).title(lang), left=discord_time(record.deadline, "R"))
-        try:
-            await talk.send(talk.channel(talk.where(record)), nonce=f"dm{record.id % 10**9}.{table.step}{slot[0]}",
-                            content=text, allowed_mentions=discord.AllowedMentions(
-                                everyone=False, roles=False, replied_user=False,
-                                users=[discord.Object(id=u) for u in user_ids]))
-        except discord.HTTPException as exc:
-            log.info("game %s: could not remind in the channel: %s", record.id, exc)
+                 game=poster.presenter(record).title(lang), left=discord_time(record.deadline, "R"))
+        await poster.ping(record, user_ids, text, nonce=f"dm{record.id % 10**9}.{table.step}{slot[0]}")

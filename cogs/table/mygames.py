@@ -117,7 +117,7 @@ class DailyCommands(commands.Cog, name="DailyTables"):
             self._plan_summaries()
 
     async def _send_summaries(self) -> None:
-        talk, service = self.poster, self.poster.service
+        poster, service = self.poster, self.poster.service
         now = self.bot.clock.now()
         day = summary_day(now)
         waiting: dict[int, list[Table]] = {}
@@ -130,12 +130,12 @@ class DailyCommands(commands.Cog, name="DailyTables"):
                 if user_id is not None and not table.seat(seat).is_ai:
                     waiting.setdefault(user_id, []).append(table)
         for user_id, tables in waiting.items():
-            if not (await self.notify.of(user_id)).summary or not await talk.store.claim_summary(user_id, day, now):
+            if not (await self.notify.of(user_id)).summary or not await poster.store.claim_summary(user_id, day, now):
                 continue
-            lang = await talk.languages.for_dm(user_id, tables[0].record)
+            lang = await poster.languages.for_dm(user_id, tables[0].record)
             head = t("daily.summary", lang)
             shown = sorted((self._waiting(table, lang) for table in tables), key=lambda w: w.deadline or float("inf"))
-            await talk.send_dm(user_id, head + "\n" + waiting_text(shown, lang, MESSAGE_LIMIT - len(head) - 1))
+            await poster.send_dm(user_id, head + "\n" + waiting_text(shown, lang, MESSAGE_LIMIT - len(head) - 1))
 
     def _waiting(self, table: Table, lang: str) -> Waiting:
         record = table.record
@@ -160,9 +160,9 @@ class DailyCommands(commands.Cog, name="DailyTables"):
 
     async def waiting(self, user_id: int, lang: str) -> list[Waiting]:
         """The running tables whose current step awaits ``user_id``, soonest deadline first."""
-        talk, service = self.poster, self.poster.service
+        poster, service = self.poster, self.poster.service
         found: list[Waiting] = []
-        for record in await talk.store.running_games_of_user(user_id):
+        for record in await poster.store.running_games_of_user(user_id):
             if record.kind not in service.by_key:
                 continue  # another service's game
             table = await service.table(record.id)

@@ -205,6 +205,16 @@ class Poster:
                                     lambda: self.catch_up(game_id))
         return message
 
+    async def ping(self, record: GameRecord, user_ids: Sequence[int], text: str, nonce: str) -> None:
+        """One line where the game is told (its thread, else its channel) that pings only ``user_ids``
+        (``allowed_mentions``): the reminder of players a DM could not reach."""
+        try:
+            await self.send(self.channel(self.where(record)), nonce=nonce, content=text,
+                            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                                                     users=[discord.Object(id=u) for u in user_ids]))
+        except discord.HTTPException as exc:
+            log.info("game %s: could not remind in the channel: %s", record.id, exc)
+
     async def send_dm(self, user_id: int, text: str, *, nonce: str | None = None) -> bool:
         """A DM; False (never an error) when the user does not accept DMs."""
         try:

@@ -119,14 +119,7 @@ class Timers:
         lang = await self.languages.for_game(record)
         text = t("core.remind.mention", lang, names=" ".join(f"<@{u}>" for u in user_ids), seconds=seconds,
                  game=self.poster.presenter(table).title(lang))
-        try:
-            await self.poster.send(self.poster.channel(self.poster.where(record)),
-                                   nonce=f"remind{record.id % 10**9}.{table.step}",
-                                   content=text, allowed_mentions=discord.AllowedMentions(
-                                       everyone=False, roles=False, replied_user=False,
-                                       users=[discord.Object(id=u) for u in user_ids]))
-        except discord.HTTPException as exc:
-            log.info("game %s: could not remind in the channel: %s", record.id, exc)
+        await self.poster.ping(record, user_ids, text, nonce=f"remind{record.id % 10**9}.{table.step}")
 
 
     async def _remind_in_channel(self, game_id: int, step: int) -> None:

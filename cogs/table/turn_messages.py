@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 import discord
 
@@ -21,11 +20,6 @@ from .presenter import Card, Happened, SeatInfo
 DEADLINE, REMINDER, CATCH_UP, STATUS = "deadline", "reminder", "catch-up", "status"
 TIMER_KEYS = (DEADLINE, REMINDER, CATCH_UP, STATUS)
 MAX_EMBEDS, MAX_EMBED_CHARS = 10, 6000  # Discord's limits for one message's embeds (count, total characters)
-
-
-def edit_fields(card: Card) -> dict[str, Any]:
-    """``Message.edit`` keywords for a card: its pictures replace the message's attachments."""
-    return {"content": card.content, "embeds": list(card.embeds), "attachments": [p.file() for p in card.pictures]}
 
 
 def seat_infos(table: Table) -> list[SeatInfo]:
