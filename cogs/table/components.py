@@ -190,11 +190,8 @@ class TextModal(discord.ui.Modal):
         field = discord.ui.TextInput(placeholder=spec.placeholder[:100] or None, min_length=spec.min_length,
                                      max_length=spec.max_length, required=not inputs.selects,
                                      custom_id=field_id or TEXT_FIELD_ID)
-        if inputs.selects:  # a Label beside the selects' Labels (a modal's top-level components of one kind)
-            self.add_item(discord.ui.Label(text=spec.label[:45], component=field))
-            return
-        field.label = spec.label[:45]
-        self.add_item(field)
+        # in a Label (discord.py 2.7 deprecates a text input's own label), like the selects above it
+        self.add_item(discord.ui.Label(text=spec.label[:45], component=field))
 
 
 class AgainButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
