@@ -33,7 +33,7 @@ class DailyReminders:
         self._planning: set[asyncio.Task[None]] = set()
 
     def arm(self, record: GameRecord) -> bool:
-        """Plan the step's next reminder; False for a live table (Talk keeps today's one reminder)."""
+        """Plan the step's next reminder; False for a live table (the timers keep today's one reminder)."""
         if not is_daily(record.options):
             return False
         zone = self.zones.cached(record.guild_id)
