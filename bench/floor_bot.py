@@ -45,18 +45,18 @@ def text_value(data: Any) -> str:
     return ""
 
 
-class FloorBot(discord.Client):
-    """One commit and one answer per choice (modal submission or DM)."""
+class DurableFloor(discord.Client):
+    """A bare discord.py client with the product's durable work: one ``choose`` row committed per choice (SQLite,
+    WAL + synchronous=FULL, its own transaction). The floors of this module and of bench/stack.py."""
 
-    def __init__(self, database: str, shaped: bool = False) -> None:
+    def __init__(self, database: str | os.PathLike[str]) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         intents.dm_messages = True
         super().__init__(intents=intents)
         self.database = database
-        self.shaped = shaped  # FLOOR_SHAPE=product: a modal submitted on a message is answered as the product does
         self.db: aiosqlite.Connection | None = None
-        self.turns: dict[tuple[int, int], set[int]] = {}  # (channel, step) -> the seats that chose in it
+        self.turns: dict[tuple[int, int], set[int]] = {}  # (channel or game, step) -> the seats that chose in it
 
     async def setup_hook(self) -> None:
         self.db = await aiosqlite.connect(self.database, isolation_level=None)
@@ -71,22 +71,30 @@ class FloorBot(discord.Client):
         if self.db is not None:
             await self.db.close()
 
-    async def on_ready(self) -> None:
-        print(READY, flush=True)
-
-    async def record(self, game_id: int, seat: int, number: str) -> None:
+    async def record(self, game_id: int, phase: int, seat: int, number: str) -> None:
         """One durable row, its own transaction (autocommit), as the product commits a choice."""
         assert self.db is not None
         await self.db.execute(
             "INSERT INTO actions (game_id, seq, phase, kind, seat, payload, at)"
-            " VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?), 0, 'choose', ?, ?, ?)",
-            (game_id, game_id, seat, json.dumps({"number": number}), time.time()))
+            " VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?), ?, 'choose', ?, ?, ?)",
+            (game_id, game_id, phase, seat, json.dumps({"number": number}), time.time()))
+
+
+class FloorBot(DurableFloor):
+    """One commit and one answer per choice (modal submission or DM)."""
+
+    def __init__(self, database: str, shaped: bool = False) -> None:
+        super().__init__(database)
+        self.shaped = shaped  # FLOOR_SHAPE=product: a modal submitted on a message is answered as the product does
+
+    async def on_ready(self) -> None:
+        print(READY, flush=True)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.type is not discord.InteractionType.modal_submit:
             return
         number = text_value(interaction.data or {})
-        await self.record(interaction.channel_id or 0, interaction.user.id % 5, number)
+        await self.record(interaction.channel_id or 0, 0, interaction.user.id % 5, number)
         if self.shaped and interaction.message is not None:
             # the product's answer shape: the turn message updated (drawn again: its V2 layout sent back), then a
             # private line
@@ -108,7 +116,7 @@ class FloorBot(discord.Client):
 
     async def on_message(self, message: discord.Message) -> None:
         if message.guild is None and message.author != self.user:
-            await self.record(message.channel.id, message.author.id % 5, message.content)
+            await self.record(message.channel.id, 0, message.author.id % 5, message.content)
             await message.channel.send(f"Locked in {message.content}.")
 
 

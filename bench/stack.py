@@ -16,7 +16,6 @@ request is a test-only cost that would swamp both sides); bench.api_economy keep
 
 import asyncio
 import gc
-import json
 import random
 import re
 import tempfile
@@ -26,7 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
 import discord
 
 from bot.client import NumberBot
@@ -34,6 +32,7 @@ from bot.settings import Settings
 from tests.fakediscord import Channel, FakeDiscord, InteractionResult, Message, SimUser
 
 from .common import Figure, percentile, summary
+from .floor_bot import DurableFloor
 from .load import number_for
 
 SEATS = 5
@@ -45,38 +44,9 @@ TITLE = re.compile(r"^The Number · round (\d) of 2 · turn (\d) of 5$", re.M)  
 FLOOR_TURN = re.compile(r"floor turn (\d+)")
 
 
-class FloorBot(discord.Client):
+class FloorBot(DurableFloor):
     """The least a discord.py bot can do with the same durable work: one WAL + FULL commit of a choose row per
     choice (modal or DM), then a constant answer; the fifth choice of a turn posts a reveal and a status."""
-
-    def __init__(self, db_path: Path) -> None:
-        intents = discord.Intents.none()
-        intents.guilds = True
-        intents.dm_messages = True
-        super().__init__(intents=intents)
-        self.db_path = db_path
-        self.db: aiosqlite.Connection | None = None
-        self.turns: dict[tuple[int, int], set[int]] = {}
-
-    async def setup_hook(self) -> None:
-        self.db = await aiosqlite.connect(self.db_path, isolation_level=None)
-        await self.db.execute("PRAGMA journal_mode = WAL")
-        await self.db.execute("PRAGMA synchronous = FULL")
-        await self.db.execute("CREATE TABLE IF NOT EXISTS actions (game_id INTEGER NOT NULL, seq INTEGER NOT NULL,"
-                              " phase INTEGER NOT NULL, kind TEXT NOT NULL, seat INTEGER, payload TEXT NOT NULL,"
-                              " at REAL NOT NULL, PRIMARY KEY (game_id, seq))")
-
-    async def close(self) -> None:
-        await super().close()
-        if self.db is not None:
-            await self.db.close()
-
-    async def record(self, game_id: int, phase: int, seat: int, number: str) -> None:
-        assert self.db is not None
-        await self.db.execute(
-            "INSERT INTO actions (game_id, seq, phase, kind, seat, payload, at)"
-            " VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?), ?, 'choose', ?, ?, ?)",
-            (game_id, game_id, phase, seat, json.dumps({"number": number}), time.time()))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.type is not discord.InteractionType.modal_submit:

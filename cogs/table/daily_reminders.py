@@ -15,7 +15,7 @@ from bot.i18n import t
 from storage.base import GameRecord
 
 from .daily import ServerZones, jump_link
-from .notify import NotifySettings
+from .notify import NotifySettings, remind_awaited
 from .poster import Poster
 from .turn_messages import REMINDER
 
@@ -88,22 +88,15 @@ class DailyReminders:
         assert record.deadline is not None
         link = jump_link(record, poster.state.turn_message_id(table.id) or record.status_message_id,
                          poster.where(record))
-        mentions: list[int] = []
-        for seat in sorted(table.awaited()):
-            user_id = table.seat(seat).user_id
-            if user_id is None or table.seat(seat).is_ai or table.away(seat):
-                continue
-            reach = await self.notify.of(user_id)
-            if reach.dm:
-                lang = await poster.languages.for_dm(user_id, record)
-                game = poster.presenter(record).title(lang)
-                text = t("daily.remind", lang, game=game, channel=f"<#{record.channel_id}>", link=link,
-                         when=discord_time(record.deadline, "f"), left=discord_time(record.deadline, "R"))
-                nonce = f"dr{table.id % 10**9}.{table.step}.{seat}{slot[0]}"
-                if await poster.send_dm(user_id, text, nonce=nonce):
-                    continue
-            if reach.mention:
-                mentions.append(user_id)
+        deadline = record.deadline
+
+        async def dm_of(seat: int, user_id: int) -> tuple[str, str]:
+            lang = await poster.languages.for_dm(user_id, record)
+            text = t("daily.remind", lang, game=poster.presenter(record).title(lang), channel=f"<#{record.channel_id}>",
+                     link=link, when=discord_time(deadline, "f"), left=discord_time(deadline, "R"))
+            return text, f"dr{table.id % 10**9}.{table.step}.{seat}{slot[0]}"
+
+        mentions = await remind_awaited(table, self.notify, poster.send_dm, dm_of)
         if mentions:
             await self._mention(table, mentions, slot)
 

@@ -7,8 +7,10 @@ every awaited player of every step, a change is rare and made by this process's 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from bot.core.table import Table
 from storage.base import GameStore
 
 
@@ -42,3 +44,25 @@ class NotifySettings:
             await self.store.set_summary(user_id, reach.summary)
         self._cache[user_id] = reach
         return reach
+
+
+async def remind_awaited(table: Table, notify: NotifySettings,
+                         send_dm: Callable[..., Awaitable[bool]],
+                         dm_of: Callable[[int, int], Awaitable[tuple[str, str]]]) -> list[int]:
+    """Remind each awaited human of ``table`` not away, as their /notify says: the DM ``dm_of(seat, user_id)``
+    writes (its text and nonce); returns the players to ping in the channel instead (their DM closed or turned
+    off, their mentions on)."""
+    mentions: list[int] = []
+    for seat in sorted(table.awaited()):
+        user_id = table.seat(seat).user_id
+        # an away player was told once how to come back: no reminder until they act again
+        if user_id is None or table.seat(seat).is_ai or table.away(seat):
+            continue
+        reach = await notify.of(user_id)
+        if reach.dm:
+            text, nonce = await dm_of(seat, user_id)
+            if await send_dm(user_id, text, nonce=nonce):
+                continue
+        if reach.mention:
+            mentions.append(user_id)
+    return mentions

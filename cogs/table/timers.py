@@ -24,7 +24,7 @@ from .daily_reminders import DailyReminders
 from .language import Languages
 from .layout import edit_fields as v2_edit
 from .layout import embeds_of
-from .notify import NotifySettings
+from .notify import NotifySettings, remind_awaited
 from .poster import Poster
 from .table_state import TableState
 from .turn_messages import DEADLINE, REMINDER, TIMER_KEYS, seat_infos
@@ -94,22 +94,15 @@ class Timers:
                 return
         left = max(1, int(record.deadline - self.clock.now()))
         view = table.game.view(table.state, None)
-        mentions: list[int] = []
-        for seat in sorted(table.awaited()):
-            user_id = table.seat(seat).user_id
-            # an away player was told once how to come back: no reminder until they act again
-            if user_id is None or table.away(seat):
-                continue
-            reach = await self.notify.of(user_id)
-            if reach.dm:
-                if not presenter.reminds_in_channel:
-                    self.poster.spend(table, 1)
-                lang = await self.languages.for_dm(user_id, record)
-                text = presenter.reminder(view, seat, left, self.poster.where(record), lang)
-                if await self.poster.send_dm(user_id, text, nonce=f"remind{game_id % 10**9}.{step}.{seat}"):
-                    continue
-            if reach.mention:
-                mentions.append(user_id)
+
+        async def dm_of(seat: int, user_id: int) -> tuple[str, str]:
+            if not presenter.reminds_in_channel:
+                self.poster.spend(table, 1)
+            lang = await self.languages.for_dm(user_id, record)
+            return (presenter.reminder(view, seat, left, self.poster.where(record), lang),
+                    f"remind{game_id % 10**9}.{step}.{seat}")
+
+        mentions = await remind_awaited(table, self.notify, self.poster.send_dm, dm_of)
         if mentions:
             await self._remind_by_mention(table, mentions, left)
 
