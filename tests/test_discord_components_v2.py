@@ -12,7 +12,7 @@ import pytest
 
 from cogs.seats import seat_style
 from cogs.table.components import choices_view, lobby_view, sealed_view
-from cogs.table.layout import MAX_COMPONENTS, MAX_TEXT, count, embeds_of, render, without_inputs
+from cogs.table.layout import MAX_COMPONENTS, MAX_TEXT, Drawn, answer_fields, count, embeds_of, render, without_inputs
 from cogs.table.presenter import Card, Choice, Picture
 from tests.discord_world import World, buttons, eventually
 from tests.fakediscord import Message, alt_texts, title_of
@@ -176,3 +176,36 @@ def test_a_picture_dropped_from_a_post_leaves_no_gallery_naming_it() -> None:
     assert [c for c in walk(with_picture.to_components()) if c.get("type") == 12]
     without = render(Card(embeds=(embed,)))
     assert not [c for c in walk(without.to_components()) if c.get("type") == 12]
+
+
+def drawn_cards() -> list[Card]:
+    """Cards of every shape a turn message or a close takes: a line alone, one embed (with its footer, fields, an
+    image), several in their seats' colours (one without a colour, one of colour 0), a picture no embed shows,
+    nothing at all, and more than Discord holds (folded, merged, cut)."""
+    status = discord.Embed(title="Round 1 · turn 2", description="To choose: Ana, Ben", colour=0x5865F2)
+    status.set_footer(text="The Number · game 12")
+    board = discord.Embed(title="Numeri · turn 3 · Ana", description="Ana rolled 4.", colour=seat_style(1).colour)
+    board.add_field(name="Players", value="🔺 Ana\n🔷 Ben")
+    board.set_image(url="attachment://numeri-board.png")
+    plain = discord.Embed(description="no title, no colour")
+    black = discord.Embed(title="black", colour=0)
+    picture = Picture("numeri-board.png", b"png", "Board: 1 2 3")
+    return [Card("⏰ 30 s left"), Card(embeds=(status,)), Card("⏰ 30 s left", (status,)),
+            Card(embeds=(board, status), pictures=(picture,)), Card(embeds=(plain, black)),
+            Card(embeds=(status,), pictures=(Picture("chart.png", b"png", "the race"),)), Card(), largest_card()]
+
+
+@pytest.mark.parametrize("inputs", ["choices", "few", "select", "lobby", "sealed", "none"])
+def test_a_drawn_layout_sends_exactly_what_the_rendered_one_sends(inputs: str) -> None:
+    """An interaction's update sends the layout drawn straight as components (Drawn): the very components
+    render's LayoutView sends, for every card and inputs, and the real layout when asked."""
+    view = {"choices": choices_view("numeri", 7, 3, tuple(Choice(f"move {i}", (i,)) for i in range(40))),
+            "few": choices_view("numeri", 7, 3, (Choice("roll", (0,), primary=True), Choice("stop", (1,)))),
+            "select": choices_view("numeri", 7, 3, tuple(Choice(f"m{i}", (i,), select="pick") for i in range(3))),
+            "lobby": lobby_view("numeri", 7, ("easy", "normal", "hard"), "en", open_seats=True),
+            "sealed": sealed_view("thenumber", 7, 3, "Choose secretly"), "none": None}[inputs]
+    for card in drawn_cards():
+        drawn = answer_fields(card, view)["view"]
+        assert isinstance(drawn, Drawn) and drawn.has_components_v2()
+        assert drawn.to_components() == render(card, view).to_components()
+        assert drawn.layout().to_components() == render(card, view).to_components()

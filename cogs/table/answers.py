@@ -11,6 +11,9 @@ from typing import Any, Literal
 
 import discord
 
+from . import lean_answers
+from .layout import Drawn
+
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 Deferral = Literal["ephemeral", "public", "update"]
@@ -71,6 +74,9 @@ async def reply(interaction: Interaction, text: str, **kwargs: Any) -> None:
     text = fit(text)
     await settled(interaction)
     if interaction.response.is_done():
+        if not kwargs and lean_answers.AVAILABLE:  # a private line after the update (a choice's hot path)
+            await lean_answers.private_followup(interaction, text)
+            return
         await interaction.followup.send(text, ephemeral=True, **kwargs)
     else:
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
@@ -87,8 +93,14 @@ async def send(interaction: Interaction, **fields: Any) -> int | None:
 
 
 async def edit(interaction: Interaction, **fields: Any) -> None:
-    """Answer a component by editing its message."""
+    """Answer a component by editing its message (``view`` may be a layout already :class:`Drawn`)."""
     await settled(interaction)
+    if (not interaction.response.is_done() and lean_answers.AVAILABLE and interaction.message is not None
+            and fields.keys() <= lean_answers.UPDATE_FIELDS):
+        await lean_answers.update_message(interaction, **fields)  # the same update, its answer left unparsed
+        return
+    if isinstance(fields.get("view"), Drawn):
+        fields["view"] = fields["view"].layout()
     if interaction.response.is_done():
         await interaction.edit_original_response(**fields)
     else:

@@ -48,7 +48,9 @@ EMBED_BASE, EMBED_STEP = 1000, 100  # embed i: its container is 1000 + 100 i; it
 # roles: "### title\ntext", a text without title, the footer, the embed's image, pictures no embed shows, fields
 HEAD, BODY, FOOTER, GALLERY, EXTRA, FIELD = 1, 2, 3, 4, 9, 10
 TITLE_MARK, FOOTER_MARK = "### ", "-# "
-FINAL_COLOUR = discord.Colour.gold()  # the end of a game, whoever won
+FINAL_COLOUR = discord.Colour.gold()
+TEXT_DISPLAY, SECTION, CONTAINER = (discord.ComponentType.text_display.value, discord.ComponentType.section.value,
+                                    discord.ComponentType.container.value)  # the end of a game, whoever won
 
 
 def turn_colour(prompt: Prompt) -> discord.Colour | None:
@@ -194,9 +196,8 @@ def _button(item: discord.ui.Item[Any]) -> discord.ui.Item[Any]:
     return item.item if isinstance(item, discord.ui.DynamicItem) else item
 
 
-def render(card: Card, inputs: discord.ui.View | None = None) -> discord.ui.LayoutView:
-    """The card and its inputs as one V2 message, within Discord's limits whatever the card holds."""
-    items = _input_items(inputs)
+def _planned(card: Card, items: Sequence[discord.ui.Item[Any]]) -> tuple[str, list[_Box]]:
+    """The message's content line (or "") and its containers' parts, folded and cut to Discord's limits."""
     content = (card.content or "").strip()
     boxes = _boxes(card)
     if content and not boxes:  # a line alone is a table state too: in its container
@@ -213,16 +214,26 @@ def render(card: Card, inputs: discord.ui.View | None = None) -> discord.ui.Layo
         boxes = _merge(boxes)
     head = [_Part(CONTENT_ID, content)] if content else []
     _cut([*head, *(p for b in boxes for p in b.parts if not p.pictures)], MAX_TEXT)
+    return (head[0].text if head else ""), boxes
+
+
+def _gallery(part: _Part) -> discord.ui.MediaGallery[Any]:
+    return discord.ui.MediaGallery(*(discord.MediaGalleryItem(url, description=(alt or None) and alt[:1024])
+                                     for url, alt in part.pictures), id=part.ident)
+
+
+def render(card: Card, inputs: discord.ui.View | None = None) -> discord.ui.LayoutView:
+    """The card and its inputs as one V2 message, within Discord's limits whatever the card holds."""
+    items = _input_items(inputs)
+    head, boxes = _planned(card, items)
     layout = discord.ui.LayoutView(timeout=None)
     if head:
-        layout.add_item(discord.ui.TextDisplay(head[0].text, id=CONTENT_ID))
+        layout.add_item(discord.ui.TextDisplay(head, id=CONTENT_ID))
     for index, box in enumerate(boxes):
         children: list[discord.ui.Item[Any]] = []
         for part in box.parts:
             if part.pictures:
-                children.append(discord.ui.MediaGallery(*(
-                    discord.MediaGalleryItem(url, description=(alt or None) and alt[:1024])
-                    for url, alt in part.pictures), id=part.ident))
+                children.append(_gallery(part))
             elif part.text:
                 children.append(discord.ui.TextDisplay(part.text, id=part.ident))
         last = index == len(boxes) - 1
@@ -257,6 +268,66 @@ def edit_fields(card: Card, inputs: discord.ui.View | None = None) -> dict[str, 
     V2: Discord takes no content or embeds beside the flag); the pictures replace the attachments."""
     return {"content": None, "embeds": [], "attachments": [p.file() for p in card.pictures],
             "view": render(card, inputs)}
+
+
+class Drawn:
+    """A card and its inputs as the components :func:`render` would send, drawn straight as JSON: an
+    interaction's update of its turn message (each choice made through it) sends them through discord.py's own
+    parameters (``to_components``, ``has_components_v2``: all it reads of a view there) without building the
+    layout's items (cogs/table/lean_answers.py); ``layout()`` is the real :class:`discord.ui.LayoutView` for
+    any other way of answering. ``inputs``: the view whose items it shows (discord.py's view store)."""
+
+    __slots__ = ("_components", "card", "inputs")
+
+    def __init__(self, card: Card, inputs: discord.ui.View | None) -> None:
+        self.card, self.inputs = card, inputs
+        self._components: list[dict[str, Any]] | None = None
+
+    def layout(self) -> discord.ui.LayoutView:
+        return render(self.card, self.inputs)
+
+    def has_components_v2(self) -> bool:
+        return True
+
+    def to_components(self) -> list[dict[str, Any]]:
+        if self._components is None:
+            self._components = _drawn(self.card, _input_items(self.inputs))
+        return self._components
+
+
+def _drawn(card: Card, items: Sequence[discord.ui.Item[Any]]) -> list[dict[str, Any]]:
+    """``render(card, inputs).to_components()``, the same dicts in the same order, from the same plan."""
+    head, boxes = _planned(card, items)
+    out: list[dict[str, Any]] = [{"type": TEXT_DISPLAY, "content": head, "id": CONTENT_ID}] if head else []
+    for index, box in enumerate(boxes):
+        children: list[dict[str, Any]] = []
+        for part in box.parts:
+            if part.pictures:
+                children.append(_gallery(part).to_component_dict())
+            elif part.text:
+                children.append({"type": TEXT_DISPLAY, "content": part.text, "id": part.ident})
+        if index == len(boxes) - 1 and items:
+            lone = len(items) == 1 and isinstance(_button(items[0]), discord.ui.Button)
+            at = next((i for i, c in enumerate(children) if c["type"] == TEXT_DISPLAY), None) if lone else None
+            if at is not None:  # as _with_inputs: a section, the button beside the first text
+                section = {"type": SECTION, "components": [children[at]], "accessory": items[0].to_component_dict()}
+                children = [*children[:at], section, *children[at + 1:]]
+            else:
+                children += [discord.ui.Separator(visible=True).to_component_dict(),
+                             *(row.to_component_dict() for row in _rows(items))]
+        if children:
+            accent = box.colour  # as discord.ui.Container.to_component_dict reads its accent
+            colour = (accent if isinstance(accent, int) else accent.value) if accent else None
+            out.append({"type": CONTAINER, "accent_color": colour, "spoiler": False, "components": children,
+                        "id": EMBED_BASE + EMBED_STEP * index})
+    return out
+
+
+def answer_fields(card: Card, inputs: discord.ui.View | None = None) -> dict[str, Any]:
+    """:func:`edit_fields` for an interaction's answer (cogs/table/answers.py ``edit``): the layout as
+    :class:`Drawn` components."""
+    return {"content": None, "embeds": [], "attachments": [p.file() for p in card.pictures],
+            "view": Drawn(card, inputs)}
 
 
 def without_inputs(message: discord.Message | None) -> dict[str, Any]:

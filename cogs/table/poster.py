@@ -40,7 +40,16 @@ from storage.base import GameRecord
 from .components import again_view, choices_view, sealed_view
 from .daily import with_deadline
 from .language import Languages
-from .layout import FINAL_COLOUR, accented, custom_ids, embeds_of, send_fields, turn_colour, without_inputs
+from .layout import (
+    FINAL_COLOUR,
+    accented,
+    answer_fields,
+    custom_ids,
+    embeds_of,
+    send_fields,
+    turn_colour,
+    without_inputs,
+)
 from .layout import edit_fields as v2_edit
 from .presenter import Card, Happened, Presenter, Presenters, SeatInfo
 from .private_sheets import PrivateSheets
@@ -64,6 +73,7 @@ log = logging.getLogger(__name__)
 RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)  # on top of discord.py's own retries of 500/502/504
 CATCH_UP_AFTER = 30.0  # a post that failed through every retry is tried again this much later
 LOOKBACK = 50  # recent channel messages searched for a message already posted
+SEALED_LABELS_KEPT = 4096  # sealed steps' button labels kept (a few per open table)
 STATUS_EDIT_DELAY = 2.0  # coalesce "who has chosen" edits of a sealed step: one edit for a burst of choices
 # The pressed message's own interaction, editing it as its answer (see ``announce``).
 Editor = Callable[[Card, discord.ui.View], Awaitable[None]]
@@ -106,6 +116,9 @@ class Poster:
         self._spare_calls: dict[int, int] = {}
         # Finished games whose end the channel refused (no permission): how many retries so far.
         self._waiting_finals: dict[int, int] = {}
+        # A sealed step's button label per (game, step, language, seat): drawn from the step's state, which no
+        # choice changes, and asked on every update of the turn message (each choice made through it).
+        self._sealed_labels: dict[tuple[int, int, str, int], str] = {}
 
     def presenter(self, table: Table | GameRecord) -> Presenter:
         record = table.record if isinstance(table, Table) else table
@@ -617,8 +630,14 @@ class Poster:
         presenter, kind, game_id, step = self.presenter(table), table.record.kind, table.id, table.step
         seat = min(prompt.seats)
         if prompt.sealed:  # the public label only: built from the table's view, no seat's own options
-            inputs = presenter.inputs(table.game.view(table.state, None), prompt, seat, None, lang)
-            return sealed_view(kind, game_id, step, inputs.private_label)
+            key = (game_id, step, lang, seat)
+            label = self._sealed_labels.get(key)
+            if label is None:
+                if len(self._sealed_labels) >= SEALED_LABELS_KEPT:
+                    self._sealed_labels.clear()
+                label = presenter.sealed_label(table.game.view(table.state, None), prompt, seat, lang)
+                self._sealed_labels[key] = label
+            return sealed_view(kind, game_id, step, label)
         legal = table.game.legal(table.state, seat)
         inputs = presenter.inputs(table.game.view(table.state, None), prompt, seat, legal, lang)
         return choices_view(kind, game_id, step, inputs.choices)
@@ -743,8 +762,7 @@ class Poster:
                 return False
             lang = await self.languages.for_game(table.record)
             head = up.head
-            shown = embeds_of(message)
-            if head is None and shown and table.prompt is not None:
+            if head is None and table.prompt is not None and (shown := embeds_of(message)):
                 # found after a restart: what is above the turn's own card is in the message itself
                 own = len(self.status_card(table, table.prompt, seat_infos(table), up.since, lang).embeds)
                 head = tuple(shown[:max(0, len(shown) - own)])
@@ -754,9 +772,10 @@ class Poster:
             if ended is None:
                 if not table.running or table.step != step or table.prompt is None:
                     return False
-                await answer(**v2_edit(self.turn_card(table, up, lang, head),
-                                       self.input_view(table, table.prompt, lang)))
-                self.turn_messages[game_id] = replace(up, head=head)
+                await answer(**answer_fields(self.turn_card(table, up, lang, head),
+                                             self.input_view(table, table.prompt, lang)))
+                if head is not up.head:  # learnt from the message (found after a restart)
+                    self.turn_messages[game_id] = replace(up, head=head)
                 return True
             presenter = self.presenter(table)
             if presenter.reports:
@@ -766,5 +785,5 @@ class Poster:
                     return True
             else:
                 card = presenter.done(happened(table, ended), seat_infos(table), up.since, lang)
-            await answer(**v2_edit(card))
+            await answer(**answer_fields(card))
             return True

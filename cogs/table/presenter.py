@@ -244,6 +244,11 @@ class Presenter:
         """The input widgets for ``seat`` (``view`` is that seat's own view when the prompt is sealed)."""
         raise NotImplementedError
 
+    def sealed_label(self, view: Any, prompt: Prompt, seat: Seat, lang: str) -> str:
+        """A sealed step's public "Choose secretly" label (``view``: the table's public view): the one part of
+        ``inputs`` the turn message shows; a presenter whose label is cheaper to tell than its form says so."""
+        return self.inputs(view, prompt, seat, None, lang).private_label
+
     def score(self, view: Any, seats: Sequence[SeatInfo], lang: str) -> Card:
         raise NotImplementedError
 

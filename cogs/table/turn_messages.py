@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
 
 import discord
 
@@ -13,6 +15,7 @@ from bot.core.service import StepReport
 from bot.core.table import Table
 from bot.i18n import t
 from cogs.seats import plain_name, safe_name
+from storage.base import GameRecord
 
 from .layout import MAX_TEXT, embeds_of, has_inputs, text_length
 from .presenter import Card, Happened, SeatInfo
@@ -22,11 +25,32 @@ TIMER_KEYS = (DEADLINE, REMINDER, CATCH_UP, STATUS)
 MAX_EMBEDS, MAX_EMBED_CHARS = 10, 6000  # Discord's limits for one message's embeds (count, total characters)
 
 
+# The seats' infos of a table as last drawn, while its state, record and drafts are the same objects and seats:
+# one choice asks them several times (its answer's turn message, the acknowledgement, the reveal).
+_INFOS: dict[int, tuple[Table, Any, GameRecord, frozenset[int], tuple[SeatInfo, ...]]] = {}
+_INFOS_KEPT = 4096
+
+
+@lru_cache(maxsize=4096)
+def _shown(name: str, is_ai: bool) -> str:
+    return safe_name(plain_name(name, is_ai))
+
+
 def seat_infos(table: Table) -> list[SeatInfo]:
+    drafted = frozenset(table.drafts)  # the only part changed in place (a choice): the rest is replaced
+    kept = _INFOS.get(id(table))
+    if (kept is not None and kept[0] is table and kept[1] is table.state and kept[2] is table.record
+            and kept[3] == drafted):
+        return list(kept[4])
     seated = table.seated
-    awaited = table.awaited() if table.running else frozenset()
-    return [SeatInfo(s.seat, safe_name(plain_name(s.name, s.is_ai)), s.is_ai, s.seat not in seated,
-                     table.running and table.away(s.seat), s.seat in awaited, s.state) for s in table.record.seats]
+    running = table.running
+    awaited = table.awaited() if running else frozenset()
+    infos = tuple(SeatInfo(s.seat, _shown(s.name, s.is_ai), s.is_ai, s.seat not in seated,
+                           running and table.away(s.seat), s.seat in awaited, s.state) for s in table.record.seats)
+    if len(_INFOS) >= _INFOS_KEPT:
+        _INFOS.clear()
+    _INFOS[id(table)] = (table, table.state, table.record, drafted, infos)
+    return list(infos)
 
 
 def happened(table: Table, report: StepReport) -> Happened:

@@ -131,6 +131,9 @@ class TheNumberPresenter(TheNumberLegacy, Presenter):
                           rules.NUMBER_LENGTH, rules.NUMBER_LENGTH)
         return Inputs(private_label=form.private_label, title=form.title, selects=selects, text=typed)
 
+    def sealed_label(self, view: Any, prompt: Prompt, seat: Seat, lang: str) -> str:
+        return t("thenumber.button.choose", lang)  # the form's own label (``modal_for``), whatever the turn
+
     def modal_for(self, round_no: int, turn: int, lang: str) -> Inputs:
         return Inputs(private_label=t("thenumber.button.choose", lang), title=t("thenumber.modal.title", lang,
                                                                                 round=round_no, turn=turn),

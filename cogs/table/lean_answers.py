@@ -1,0 +1,97 @@
+"""The two interaction answers of every choice made through a turn message, without the objects nobody reads.
+
+A modal submitted from the turn message is answered by updating that message (a type-7 callback) and then by a
+private followup line. discord.py builds a full message object from Discord's answer to each (the callback's
+``with_response`` resource, the followup's ``wait`` message: components, author, member, flags...) that the bot
+throws away; for a choice that is most of the library's CPU beyond the two requests themselves. These helpers
+send the very same requests - built by discord.py's own parameter functions, through its webhook adapter, so
+the URL, query, headers and JSON body are unchanged, and so are its retries - and skip only the parsing of the
+answer into objects. Errors are raised as discord.py raises them (``HTTPException`` and its kin).
+
+They use discord.py internals (``async_context``, ``interaction_message_response_params``,
+``handle_message_parameters``, ``InteractionResponse._response_type``): :data:`AVAILABLE` says whether this
+discord.py has them, else the callers use the public API (cogs/table/answers.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+try:
+    from discord.enums import InteractionResponseType
+    from discord.http import handle_message_parameters
+    from discord.ui import DynamicItem
+    from discord.utils import MISSING
+    from discord.webhook.async_ import async_context, interaction_message_response_params
+
+    AVAILABLE = "_response_type" in getattr(discord.InteractionResponse, "__slots__", ())
+except ImportError:  # another discord.py: the public API answers
+    AVAILABLE = False
+
+from .layout import Drawn
+
+Interaction = discord.Interaction[Any]
+UPDATE_FIELDS = frozenset({"content", "embed", "embeds", "view", "attachments", "allowed_mentions"})
+_EPHEMERAL = 1 << 6  # MessageFlags.ephemeral
+
+
+def _needs_store(state: Any, view: discord.ui.BaseView) -> bool:
+    """Whether discord.py's view store must learn ``view`` (``edit_message`` tells it every view with inputs
+    that is not finished): not when its inputs are all DynamicItems without a timeout whose patterns the store
+    already knows (registered at start-up, cogs/table/__init__.py): those are dispatched by pattern, never per
+    message."""
+    if view.is_finished():
+        return False
+    known = getattr(getattr(state, "_view_store", None), "_dynamic_items", {})
+    for item in view.walk_children():
+        if not item.is_dispatchable():
+            continue
+        if (not isinstance(item, DynamicItem) or view.timeout is not None
+                or item.__discord_ui_compiled_template__ not in known):
+            return True
+    return False
+
+
+async def update_message(interaction: Interaction, **fields: Any) -> None:
+    """``interaction.response.edit_message(**fields)`` for an interaction that carries its message (a
+    component's or a modal's opened from it): the same request, without building the callback's message object."""
+    response = interaction.response
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    message = interaction.message
+    if message is None or interaction.type not in (discord.InteractionType.component,
+                                                   discord.InteractionType.modal_submit):
+        raise ValueError("update_message answers a component's or modal's interaction on its message")
+    state, message_id = interaction._state, message.id
+    view = fields.get("view", MISSING)
+    if view is not MISSING:
+        state.prevent_view_updates_for(message_id)
+    params = interaction_message_response_params(
+        type=InteractionResponseType.message_update.value, content=fields.get("content", MISSING),
+        embed=fields.get("embed", MISSING), embeds=fields.get("embeds", MISSING), view=view,
+        attachments=fields.get("attachments", MISSING), previous_allowed_mentions=state.allowed_mentions,
+        allowed_mentions=fields.get("allowed_mentions", MISSING), flags=MISSING)
+    http = state.http
+    await async_context.get().create_interaction_response(
+        interaction.id, interaction.token, session=interaction._session, proxy=http.proxy,
+        proxy_auth=http.proxy_auth, params=params)
+    response._response_type = InteractionResponseType.message_update
+    shown = view.inputs if isinstance(view, Drawn) else view  # a Drawn layout's items are its inputs'
+    if shown and _needs_store(state, shown):  # (is_dispatchable's walk, with what the store knows)
+        state.store_view(view.layout() if isinstance(view, Drawn) else view, message_id)
+
+
+async def private_followup(interaction: Interaction, text: str) -> None:
+    """``interaction.followup.send(text, ephemeral=True)``: the same request (discord.py waits for the message
+    of an application webhook), without building the message object from the answer."""
+    state = interaction._state
+    http = state.http
+    flags = discord.MessageFlags._from_value(_EPHEMERAL)
+    with handle_message_parameters(content=text, tts=False, flags=flags,
+                                   previous_allowed_mentions=getattr(state, "allowed_mentions", None)) as params:
+        await async_context.get().execute_webhook(
+            interaction.application_id, interaction.token, session=interaction._session, proxy=http.proxy,
+            proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart, files=params.files,
+            thread_id=None, wait=True, with_components=False)
