@@ -4,9 +4,10 @@ A modal submitted from the turn message is answered by updating that message (a 
 private followup line. discord.py builds a full message object from Discord's answer to each (the callback's
 ``with_response`` resource, the followup's ``wait`` message: components, author, member, flags...) that the bot
 throws away; for a choice that is most of the library's CPU beyond the two requests themselves. These helpers
-send the very same requests - built by discord.py's own parameter functions, through its webhook adapter, so
-the URL, query, headers and JSON body are unchanged, and so are its retries - and skip only the parsing of the
-answer into objects. Errors are raised as discord.py raises them (``HTTPException`` and its kin).
+send the same requests - built by discord.py's own parameter functions, through its webhook adapter, so the
+URL, headers and JSON body are unchanged, and so are its retries - and skip the parsing of the answer into
+objects; the update does not ask for the message back (no ``with_response``: Discord answers 204). Errors are
+raised as discord.py raises them (``HTTPException`` and its kin).
 
 They use discord.py internals (``async_context``, ``interaction_message_response_params``,
 ``handle_message_parameters``, ``InteractionResponse._response_type``): :data:`AVAILABLE` says whether this
@@ -21,7 +22,7 @@ import discord
 
 try:
     from discord.enums import InteractionResponseType
-    from discord.http import handle_message_parameters
+    from discord.http import Route, handle_message_parameters
     from discord.ui import DynamicItem
     from discord.utils import MISSING
     from discord.webhook.async_ import async_context, interaction_message_response_params
@@ -74,9 +75,13 @@ async def update_message(interaction: Interaction, **fields: Any) -> None:
         attachments=fields.get("attachments", MISSING), previous_allowed_mentions=state.allowed_mentions,
         allowed_mentions=fields.get("allowed_mentions", MISSING), flags=MISSING)
     http = state.http
-    await async_context.get().create_interaction_response(
-        interaction.id, interaction.token, session=interaction._session, proxy=http.proxy,
-        proxy_auth=http.proxy_auth, params=params)
+    # discord.py asks for the updated message back (``?with_response=1``), which nothing here reads: the callback
+    # goes without that flag, and Discord answers 204 instead of the whole message (a refusal is answered the same)
+    route = Route("POST", "/interactions/{webhook_id}/{webhook_token}/callback", webhook_id=interaction.id,
+                  webhook_token=interaction.token)
+    await async_context.get().request(route, session=interaction._session, proxy=http.proxy,
+                                      proxy_auth=http.proxy_auth, payload=None if params.files else params.payload,
+                                      multipart=params.multipart if params.files else None, files=params.files)
     response._response_type = InteractionResponseType.message_update
     shown = view.inputs if isinstance(view, Drawn) else view  # a Drawn layout's items are its inputs'
     if shown and _needs_store(state, shown):  # (is_dispatchable's walk, with what the store knows)
