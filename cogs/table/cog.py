@@ -231,13 +231,21 @@ class TableCog(commands.Cog, name="Table"):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
-        """A modal of a sealed step was submitted: the text counts for the step it was opened in."""
+        """A modal of a sealed step was submitted: the text counts for the step it was opened in (also a game's
+        modal opened from a message posted before the shared front end: ``Presenter.legacy_modal``; one listener,
+        so an interaction starts no other task)."""
         if interaction.type is not discord.InteractionType.modal_submit:
             return
-        match = MODAL_ID.fullmatch(str((interaction.data or {}).get("custom_id", "")))
-        if match is None:
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        match = MODAL_ID.fullmatch(custom_id)
+        if match is not None:
+            await self.submitted(interaction, match["game"], int(match["id"]), int(match["step"]))
             return
-        await self.submitted(interaction, match["game"], int(match["id"]), int(match["step"]))
+        for kind, presenter in self.presenters.by_key.items():
+            old = presenter.legacy_modal.fullmatch(custom_id) if presenter.legacy_modal is not None else None
+            if old is not None:
+                await self.submitted(interaction, kind, int(old["game"]), int(old["step"]))
+                return
 
 
     # Shared subcommands -------------------------------------------------------------------------

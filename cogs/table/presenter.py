@@ -71,6 +71,7 @@ Hooks whose default keeps the shared behaviour (override to change it):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -215,6 +216,9 @@ class Presenter:
     nonces: Mapping[str, str] = MappingProxyType({})  # {"turn": ..., "report": ..., "final": ...} prefixes
     footer_on_turn: bool = True  # False: the turn message gets no "game N" footer
     text_field_id: str | None = None  # the modal's text input id (None: the shared one)
+    # The custom_id of a modal of the game's messages posted before the shared front end (groups ``game``, ``step``):
+    # submitted, it counts as the shared modal of that step (answered by the table's one interaction listener).
+    legacy_modal: re.Pattern[str] | None = None
     wording: Mapping[str, str] = MappingProxyType({})  # shared sentence key -> the game's own key
     since_gap: str = "\n"  # between two lines of ``since_text``
 

@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.games.thenumber.game import GAME
 from cogs.table.game_cog import add_game_cog, cmd, game_group
 
-from .components import DYNAMIC_ITEMS, on_legacy_modal
+from .components import DYNAMIC_ITEMS
 from .presenter import KEY, PRESENTER
 from .stats_presenter import TheNumberStats
 
@@ -36,10 +36,6 @@ class TheNumberCog(commands.Cog, name="TheNumber"):
         """The Number's name for ``/board`` (the rules card names it)."""
         table: Any = self.bot.get_cog("Table")
         await table.board_cmd(interaction, player)
-
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: Interaction) -> None:
-        await on_legacy_modal(interaction)
 
 
 async def setup(bot: "NumberBot") -> None:

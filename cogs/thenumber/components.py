@@ -2,7 +2,8 @@
 
 Those messages are still in channels: their custom_ids (``tn:join:7``, ``tn:ai:7``, ``tn:choose:7:3``, the
 modal ``tn:pick:7:3``) keep answering, rebuilt by discord.py from the id (DynamicItem) and handed to the shared
-cog, which serves them as its own ``play:thenumber:`` ones. New messages carry the shared ids.
+cog, which serves them as its own ``play:thenumber:`` ones (the modal through ``legacy_modal`` of the presenter,
+legacy.py). New messages carry the shared ids.
 """
 
 import re
@@ -15,7 +16,6 @@ from cogs.table.components import InputRouter
 from .presenter import KEY
 
 Interaction = discord.Interaction[Any]
-MODAL_ID = re.compile(r"tn:pick:(?P<game>\d+):(?P<phase>\d+)")
 
 
 def _cog(interaction: Interaction) -> InputRouter:
@@ -65,15 +65,6 @@ class ChooseButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def callback(self, interaction: Interaction) -> None:
         await _cog(interaction).open_private(interaction, KEY, self.game_id, self.phase)
-
-
-async def on_legacy_modal(interaction: Interaction) -> None:
-    """A ``tn:pick`` modal (opened from an old message) was submitted: the number counts for its turn."""
-    if interaction.type is not discord.InteractionType.modal_submit:
-        return
-    match = MODAL_ID.fullmatch(str((interaction.data or {}).get("custom_id", "")))
-    if match is not None:
-        await _cog(interaction).submitted(interaction, KEY, int(match["game"]), int(match["phase"]))
 
 
 DYNAMIC_ITEMS = (LobbyButton, AddAISelect, ChooseButton)

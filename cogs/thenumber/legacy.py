@@ -5,6 +5,7 @@ Everything else about The Number is an ordinary presenter (presenter.py); the ``
 those older messages are answered by components.py.
 """
 
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -19,6 +20,7 @@ class TheNumberLegacy:
     nonces: Mapping[str, str] = MappingProxyType({"turn": "ts", "report": "tn"})
     footer_on_turn = False  # the reveal carries the game's number; the turn message never did
     text_field_id: str | None = NUMBER_FIELD_ID
+    legacy_modal: re.Pattern[str] | None = re.compile(r"tn:pick:(?P<game>\d+):(?P<step>\d+)")  # "tn:pick:7:3"
     # Shared sentences The Number words its own way (it always did).
     wording: Mapping[str, str] = MappingProxyType({
         "core.lobby.started": "thenumber.lobby.started",
