@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 import discord
 
-from . import lean_answers
+from . import lean
 from .layout import Drawn
 
 log = logging.getLogger(__name__)
@@ -74,8 +74,8 @@ async def reply(interaction: Interaction, text: str, **kwargs: Any) -> None:
     text = fit(text)
     await settled(interaction)
     if interaction.response.is_done():
-        if not kwargs and lean_answers.AVAILABLE:  # a private line after the update (a choice's hot path)
-            await lean_answers.private_followup(interaction, text)
+        if not kwargs and lean.AVAILABLE:  # a private line after the update (a choice's hot path)
+            await lean.private_followup(interaction, text)
             return
         await interaction.followup.send(text, ephemeral=True, **kwargs)
     else:
@@ -95,9 +95,9 @@ async def send(interaction: Interaction, **fields: Any) -> int | None:
 async def edit(interaction: Interaction, **fields: Any) -> None:
     """Answer a component by editing its message (``view`` may be a layout already :class:`Drawn`)."""
     await settled(interaction)
-    if (not interaction.response.is_done() and lean_answers.AVAILABLE and interaction.message is not None
-            and fields.keys() <= lean_answers.UPDATE_FIELDS):
-        await lean_answers.update_message(interaction, **fields)  # the same update, its answer left unparsed
+    if (not interaction.response.is_done() and lean.AVAILABLE and interaction.message is not None
+            and fields.keys() <= lean.UPDATE_FIELDS):
+        await lean.update_message(interaction, **fields)  # the same update, its answer left unparsed
         return
     if isinstance(fields.get("view"), Drawn):
         fields["view"] = fields["view"].layout()

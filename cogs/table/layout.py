@@ -274,7 +274,7 @@ class Drawn:
     """A card and its inputs as the components :func:`render` would send, drawn straight as JSON: an
     interaction's update of its turn message (each choice made through it) sends them through discord.py's own
     parameters (``to_components``, ``has_components_v2``: all it reads of a view there) without building the
-    layout's items (cogs/table/lean_answers.py); ``layout()`` is the real :class:`discord.ui.LayoutView` for
+    layout's items (cogs/table/lean.py); ``layout()`` is the real :class:`discord.ui.LayoutView` for
     any other way of answering. ``inputs``: the view whose items it shows (discord.py's view store)."""
 
     __slots__ = ("_components", "card", "inputs")

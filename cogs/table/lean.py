@@ -1,21 +1,23 @@
-"""The two interaction answers of every choice made through a turn message, without the objects nobody reads.
+"""Discord requests of a choice's hot path as discord.py sends them, without the objects nobody reads.
 
 A modal submitted from the turn message is answered by updating that message (a type-7 callback) and then by a
-private followup line. discord.py builds a full message object from Discord's answer to each (the callback's
-``with_response`` resource, the followup's ``wait`` message: components, author, member, flags...) that the bot
-throws away; for a choice that is most of the library's CPU beyond the two requests themselves. These helpers
-send the same requests - built by discord.py's own parameter functions, through its webhook adapter, so the
-URL, headers and JSON body are unchanged, and so are its retries - and skip the parsing of the answer into
-objects; the update does not ask for the message back (no ``with_response``: Discord answers 204). Errors are
-raised as discord.py raises them (``HTTPException`` and its kin).
+private followup line; the step it ends posts the next turn message. discord.py builds a full message object from
+Discord's answer to each (the callback's ``with_response`` resource, the followup's ``wait`` message, the posted
+message: components, author, member, flags...) that the bot throws away but for an id; for a choice that is most
+of the library's CPU beyond the requests themselves. These helpers send the same requests - built by discord.py's
+own parameter functions, through its webhook adapter or HTTP client, so the URL, headers and JSON body are
+unchanged, and so are its retries and rate limits - and skip the parsing of the answer into objects; the update
+does not ask for the message back (no ``with_response``: Discord answers 204). Errors are raised as discord.py
+raises them (``HTTPException`` and its kin).
 
 They use discord.py internals (``async_context``, ``interaction_message_response_params``,
 ``handle_message_parameters``, ``InteractionResponse._response_type``): :data:`AVAILABLE` says whether this
-discord.py has them, else the callers use the public API (cogs/table/answers.py).
+discord.py has them, else the callers use the public API (cogs/table/answers.py, cogs/table/poster.py).
 """
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import discord
@@ -100,3 +102,19 @@ async def private_followup(interaction: Interaction, text: str) -> None:
             interaction.application_id, interaction.token, session=interaction._session, proxy=http.proxy,
             proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart, files=params.files,
             thread_id=None, wait=True, with_components=False)
+
+
+async def post(channel: discord.PartialMessageable, view: Drawn, files: list[discord.File],
+               nonce: str | int | None) -> discord.PartialMessage:
+    """``channel.send(view=view.layout(), files=files, nonce=nonce)``: the same request, the message known by its
+    id only (a turn message or a report: the poster keeps its id)."""
+    state = channel._state
+    with handle_message_parameters(
+            content=None, tts=False, files=files, nonce=secrets.randbits(64) if nonce is None else nonce,
+            allowed_mentions=None, previous_allowed_mentions=state.allowed_mentions, mention_author=None,
+            view=view, poll=None) as params:
+        data = await state.http.send_message(channel.id, params=params)
+    message = channel.get_partial_message(int(data["id"]))
+    if view.inputs is not None and _needs_store(state, view.inputs):
+        state.store_view(view.layout(), message.id)
+    return message

@@ -37,11 +37,13 @@ from bot.core.table import Table
 from bot.i18n import LANGUAGES, t
 from storage.base import GameRecord
 
+from . import lean
 from .components import again_view, choices_view, sealed_view
 from .daily import with_deadline
 from .language import Languages
 from .layout import (
     FINAL_COLOUR,
+    Drawn,
     accented,
     answer_fields,
     custom_ids,
@@ -177,13 +179,18 @@ class Poster:
 
     # Posting ------------------------------------------------------------------------------------
     async def send(self, target: discord.abc.Messageable, *, nonce: str | None, card: Card | None = None,
-                   v2: bool = False, **fields: Any) -> discord.Message | None:
+                   v2: bool = False, **fields: Any) -> discord.Message | discord.PartialMessage | None:
         """Send, retrying Discord's server errors and rate limits with the same nonce; None if they outlast
         every retry (the caller then catches up later: the message is never just dropped). ``v2``: the card and
         its ``view`` as one Components V2 layout (a table's message, see :mod:`cogs.table.layout`)."""
         inputs = fields.pop("view", None) if v2 and card is not None else None
+        # a table's message sent as discord.py sends it, known by its id only (cogs/table/lean.py)
+        lean_post = (v2 and card is not None and not fields and lean.AVAILABLE
+                     and isinstance(target, discord.PartialMessageable))
         for delay in (*self.retry_delays, None):
             try:  # fresh files at each try
+                if lean_post and card is not None:
+                    return await lean.post(target, Drawn(card, inputs), [p.file() for p in card.pictures], nonce)
                 extra = {} if card is None else send_fields(card, inputs) if v2 else card.fields()
                 return await target.send(nonce=nonce, **extra, **fields)
             except discord.HTTPException as exc:
@@ -196,7 +203,7 @@ class Poster:
         return None
 
     async def post(self, record: GameRecord, *, nonce: str, card: Card, in_channel: bool = False,
-                   **fields: Any) -> discord.Message | None:
+                   **fields: Any) -> discord.Message | discord.PartialMessage | None:
         """A game's message, in its thread (``in_channel``: in its channel, the final result)."""
         target = record.channel_id if in_channel else self.where(record)
         try:
@@ -486,10 +493,11 @@ class Poster:
             card = presenter.report(step, seats, lang)
             if step.finished:  # the game's last report is its final message: with the rating changes
                 card = await final_with_changes(self.store, card, record, lang)
-            if index == len(steps) - 1 and self._with_turn(now, step, card, lang) and (
-                    found is None or self.turn_of(found, record, now.step)):
+            both = self._with_turn(now, step, card, lang) if index == len(steps) - 1 else None
+            if both is not None and (found is None or self.turn_of(found, record, now.step)):
                 # one message: this report above the next turn message (found as such after a restart)
-                await self.open_turn(now, (), lang=lang, catching_up=catching_up, head=card)
+                await self.open_turn(now, (), lang=lang, catching_up=catching_up, head=card,
+                                     drawn=None if catching_up else both)  # (catching up: after a read)
                 return
             if found is None:
                 if self.may_attach(self.where(record)):
@@ -508,15 +516,15 @@ class Poster:
         elif record.status == "finished":
             self.cancel_timers(table.id)
 
-    def _with_turn(self, now: Table, step: Happened, report: Card, lang: str) -> bool:
-        """Whether ``report`` goes at the top of the next turn message: that step comes right after it,
-        awaits someone, is not up yet, and both fit in one message."""
+    def _with_turn(self, now: Table, step: Happened, report: Card, lang: str) -> Card | None:
+        """``report`` at the top of the next turn message, when it goes there: that step comes right after it,
+        awaits someone, is not up yet, and both fit in one message (None otherwise)."""
         if not now.running or now.step != step.step + 1 or now.prompt is None or not now.awaited():
-            return False
+            return None
         up = self.turn_messages.get(now.id)
         if up is not None and up.step == now.step:
-            return False
-        return combined(report, self.status_card(now, now.prompt, seat_infos(now), (), lang)) is not None
+            return None
+        return combined(report, self.status_card(now, now.prompt, seat_infos(now), (), lang))
 
     @staticmethod
     def turn_of(message: discord.Message, record: GameRecord, step: int) -> bool:
@@ -561,9 +569,11 @@ class Poster:
         return card
 
     async def open_turn(self, table: Table, since: Sequence[Happened], *, lang: str | None = None,
-                        catching_up: bool = False, head: Card | None = None, editor: Editor | None = None) -> None:
+                        catching_up: bool = False, head: Card | None = None, editor: Editor | None = None,
+                        drawn: Card | None = None) -> None:
         """Post what the current step asks (or the end) and arm the step's timers. ``head``: a report told at
-        the top of the same message (the caller checked that it fits, see ``combined``)."""
+        the top of the same message (the caller checked that it fits, see ``combined``); ``drawn``: that message
+        as the caller drew it already (the same table, no ``since``)."""
         record, presenter = table.record, self.presenter(table)
         lang = lang or await self.languages.for_game(record)
         seats = seat_infos(table)
@@ -612,9 +622,12 @@ class Poster:
         message = await self.recent_message(record, lambda m: any(
             custom_id.startswith(prefix) for custom_id in custom_ids(m))) if catching_up else None
         if message is None:
-            card = self.status_card(table, prompt, seats, since, lang)
-            if head is not None:
-                card = combined(head, card) or card
+            if drawn is None or since:
+                card = self.status_card(table, prompt, seats, since, lang)
+                if head is not None:
+                    card = combined(head, card) or card
+            else:
+                card = drawn
             message = await self.post(record, nonce=self.nonce(presenter, "turn", game_id, step), card=card,
                                       view=self.input_view(table, prompt, lang))
         if message is None:
