@@ -175,7 +175,7 @@ class SQLiteStore(ConnectionHolder):
 
     async def _write(self, fn: Callable[[Conn], T], *, atomic: bool = True) -> T:
         """Queue a write; resumed with its result once the transaction that holds it has committed."""
-        if self.replaced():
+        if self.gone:  # known: refused at once (else the flush asks, before and after each batch commits)
             raise DatabaseReplaced(self.path)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()

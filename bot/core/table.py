@@ -137,6 +137,9 @@ class Table:
     # one choice reads it a dozen times (acknowledgement, turn message, buttons, who is awaited).
     _prompt: tuple[Any, GameRecord, Prompt | None] | None = field(default=None, init=False, repr=False,
                                                                   compare=False)
+    # (record, seat number -> its seat): kept while the record is the same (a choice looks seats up by number).
+    _seats: tuple[GameRecord, dict[Seat, SeatRecord]] | None = field(default=None, init=False, repr=False,
+                                                                     compare=False)
 
     @classmethod
     def load(cls, game: Game[Any, Any, Any], record: GameRecord) -> Table:
@@ -199,7 +202,11 @@ class Table:
         return prompt.seats - self.drafts.keys() if prompt.sealed else prompt.seats
 
     def seat(self, number: Seat) -> SeatRecord:
-        return next(s for s in self.record.seats if s.seat == number)
+        kept = self._seats
+        if kept is None or kept[0] is not self.record:
+            kept = self._seats = (self.record, {s.seat: s for s in reversed(self.record.seats)})  # the first wins
+        found = kept[1].get(number)
+        return found if found is not None else next(s for s in self.record.seats if s.seat == number)  # (raises)
 
     def away(self, seat: Seat) -> bool:
         """True when ``seat`` timed out in each of the last two steps that asked it."""
