@@ -90,6 +90,10 @@ class PostgresStore(PoolHolder):
             await pool.close()
         await super().close()
 
+    def locks_games(self) -> bool:
+        """Whether ``game_lock`` takes a lock (processes share the database); otherwise it yields None at once."""
+        return self._lock_pool is not None
+
     @asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[GameVersion | None]:
         if self._lock_pool is None:

@@ -125,6 +125,10 @@ class SQLiteStore(ConnectionHolder):
             self._game_locks.close()
         await super().close()
 
+    def locks_games(self) -> bool:
+        """Whether ``game_lock`` takes a lock (a file shared by processes); otherwise it yields None at once."""
+        return self._game_locks is not None
+
     @asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[GameVersion | None]:
         if self._game_locks is None:
