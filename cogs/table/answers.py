@@ -78,6 +78,8 @@ async def reply(interaction: Interaction, text: str, **kwargs: Any) -> None:
             await lean.private_followup(interaction, text)
             return
         await interaction.followup.send(text, ephemeral=True, **kwargs)
+    elif not kwargs and lean.AVAILABLE:  # a line alone (a changed choice's answer, a refusal)
+        await lean.private_message(interaction, text)
     else:
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
 

@@ -1,14 +1,15 @@
 """Discord requests of a choice's hot path as discord.py sends them, without the objects nobody reads.
 
 A modal submitted from the turn message is answered by updating that message (a type-7 callback) and then by a
-private followup line; the step it ends posts the next turn message. discord.py builds a full message object from
-Discord's answer to each (the callback's ``with_response`` resource, the followup's ``wait`` message, the posted
-message: components, author, member, flags...) that the bot throws away but for an id; for a choice that is most
-of the library's CPU beyond the requests themselves. These helpers send the same requests - built by discord.py's
-own parameter functions, through its webhook adapter or HTTP client, so the URL, headers and JSON body are
-unchanged, and so are its retries and rate limits - and skip the parsing of the answer into objects; the update
-does not ask for the message back (no ``with_response``: Discord answers 204). Errors are raised as discord.py
-raises them (``HTTPException`` and its kin).
+private followup line (a changed choice: by a private line alone); the step it ends posts the next turn message.
+discord.py builds a full message object from Discord's answer to each (the callback's ``with_response`` resource,
+the followup's ``wait`` message, the posted message: components, author, member, flags...) that the bot throws
+away but for an id; for a choice that is most of the library's CPU beyond the requests themselves. These helpers
+send the same requests - built by discord.py's own parameter functions, through its webhook adapter or HTTP
+client, so the URL, headers and JSON body are unchanged, and so are its retries and rate limits - and skip the
+parsing of the answer into objects; an interaction's callback does not ask for the message back (no
+``with_response``: Discord answers 204). Errors are raised as discord.py raises them (``HTTPException`` and its
+kin).
 
 They use discord.py internals (``async_context``, ``interaction_message_response_params``,
 ``handle_message_parameters``, ``InteractionResponse._response_type``): :data:`AVAILABLE` says whether this
@@ -57,6 +58,32 @@ def _needs_store(state: Any, view: discord.ui.BaseView) -> bool:
     return False
 
 
+async def _callback(interaction: Interaction, params: Any) -> None:
+    """The interaction's answer. discord.py asks for the message back (``?with_response=1``), which nothing here
+    reads: the callback goes without that flag, and Discord answers 204 instead of the whole message (a refusal is
+    answered the same)."""
+    http = interaction._state.http
+    route = Route("POST", "/interactions/{webhook_id}/{webhook_token}/callback", webhook_id=interaction.id,
+                  webhook_token=interaction.token)
+    await async_context.get().request(route, session=interaction._session, proxy=http.proxy,
+                                      proxy_auth=http.proxy_auth, payload=None if params.files else params.payload,
+                                      multipart=params.multipart if params.files else None, files=params.files)
+
+
+async def private_message(interaction: Interaction, text: str) -> None:
+    """``interaction.response.send_message(text, ephemeral=True)``: the same answer (a changed choice's line, a
+    refusal), without building the message object of Discord's answer."""
+    response = interaction.response
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    params = interaction_message_response_params(
+        type=InteractionResponseType.channel_message.value, content=text, tts=False,
+        previous_allowed_mentions=interaction._state.allowed_mentions,
+        flags=discord.MessageFlags._from_value(_EPHEMERAL))
+    await _callback(interaction, params)
+    response._response_type = InteractionResponseType.channel_message
+
+
 async def update_message(interaction: Interaction, **fields: Any) -> None:
     """``interaction.response.edit_message(**fields)`` for an interaction that carries its message (a
     component's or a modal's opened from it): the same request, without building the callback's message object."""
@@ -76,14 +103,7 @@ async def update_message(interaction: Interaction, **fields: Any) -> None:
         embed=fields.get("embed", MISSING), embeds=fields.get("embeds", MISSING), view=view,
         attachments=fields.get("attachments", MISSING), previous_allowed_mentions=state.allowed_mentions,
         allowed_mentions=fields.get("allowed_mentions", MISSING), flags=MISSING)
-    http = state.http
-    # discord.py asks for the updated message back (``?with_response=1``), which nothing here reads: the callback
-    # goes without that flag, and Discord answers 204 instead of the whole message (a refusal is answered the same)
-    route = Route("POST", "/interactions/{webhook_id}/{webhook_token}/callback", webhook_id=interaction.id,
-                  webhook_token=interaction.token)
-    await async_context.get().request(route, session=interaction._session, proxy=http.proxy,
-                                      proxy_auth=http.proxy_auth, payload=None if params.files else params.payload,
-                                      multipart=params.multipart if params.files else None, files=params.files)
+    await _callback(interaction, params)
     response._response_type = InteractionResponseType.message_update
     shown = view.inputs if isinstance(view, Drawn) else view  # a Drawn layout's items are its inputs'
     if shown and _needs_store(state, shown):  # (is_dispatchable's walk, with what the store knows)
