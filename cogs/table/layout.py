@@ -97,6 +97,7 @@ def _boxes(card: Card) -> list[_Box]:
     """The card's embeds as containers' parts (an embed's author and thumbnail: no table message uses them)."""
     boxes: list[_Box] = []
     shown: set[str] = set()
+    files = {f"attachment://{p.filename}" for p in card.pictures}
     for i, embed in enumerate(card.embeds[:MAX_GALLERY]):
         base = EMBED_BASE + EMBED_STEP * i
         parts: list[_Part] = []
@@ -107,13 +108,13 @@ def _boxes(card: Card) -> list[_Box]:
             parts.append(_Part(base + BODY, text))
         for j, f in enumerate(embed.fields[:25]):
             parts.append(_Part(base + FIELD + j, f"**{f.name}**\n{f.value}"))
-        url = embed.image.url if embed.image else None
-        files = {f"attachment://{p.filename}" for p in card.pictures}
+        image, footer = embed.image, embed.footer  # (each a proxy built anew on every read)
+        url = image.url if image else None
         if url and (url in files or not url.startswith("attachment://")):  # a file not attached is not shown
             shown.add(url)
             parts.append(_Part(base + GALLERY, pictures=((url, _alt_of(url, card.pictures)),)))
-        if embed.footer and embed.footer.text:
-            parts.append(_Part(base + FOOTER, FOOTER_MARK + embed.footer.text))
+        if footer and footer.text:
+            parts.append(_Part(base + FOOTER, FOOTER_MARK + footer.text))
         boxes.append(_Box(embed.colour, parts))
     # pictures no embed shows: a V2 message shows only the files its components name
     rest = tuple((f"attachment://{p.filename}", p.description) for p in card.pictures
