@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from random import Random
 
+from bench.ai_pool_numeri_reader import reader
 from bot.games.numeri import ai, ai_rollout, engine
 from bot.games.numeri.engine import Choice, State
 from bot.games.numeri.rules import VALUE, barrier_for
@@ -172,47 +173,6 @@ def simulator(view: NumeriView, seat: int, rng: Random) -> Choice:
     seeds = [rng.getrandbits(32) for _ in range(SIM_PLAYOUTS)]
     return max(legal, key=lambda c: (_simulated(state, seat, c, seeds),
                                       engine.score(engine.move(state, c)[0].positions, seat)))
-
-
-READER_FACES = (1, 2, 3, 4, 5, "*")
-READER_PLAYOUTS = 8
-
-
-def reader(view: NumeriView, seat: int, rng: Random) -> Choice:
-    """Runs hard's own code with its own generator to predict every other seat's next move (it takes them
-    all for hard): each of its choices is followed by the next seat's throw on every face, answered as hard
-    would answer it, then played out; the choice that wins most often is taken. Where its choice earns an
-    extra throw, or the game is long, it plays as the simulator does."""
-    state = view.state()
-    legal = _legal(state)
-    if len(legal) == 1:
-        return legal[0]
-    seeds = [rng.getrandbits(32) for _ in range(READER_PLAYOUTS)]
-    best, best_value = legal[0], -1.0
-    for choice in legal:
-        after, moved = engine.move(state, choice)
-        if moved.ended or moved.extra_turn or after.current == seat:
-            value = _simulated(state, seat, choice, seeds)
-        else:
-            value = 0.0
-            for face in READER_FACES:
-                rolled, event = engine.roll(after, face)
-                if isinstance(event, engine.Passed):
-                    nxt = rolled
-                else:
-                    guess = ai.hard(rolled, Random(rng.getrandbits(32)))
-                    nxt, done = engine.move(rolled, guess)
-                    if done.ended:
-                        totals = engine.scores(nxt.positions)
-                        value += (1 / totals.count(max(totals)) if totals[seat] == max(totals) else 0.0) / 6
-                        continue
-                for s in seeds:
-                    board = ai_rollout.Board(nxt.positions, nxt.seats, barrier_for(nxt.seats))
-                    ai_rollout.play_out(board, nxt.current, Random(s), ai.ROLLOUT_LIMIT)
-                    value += _win_share(board, seat) / len(seeds) / 6
-        if value > best_value:
-            best, best_value = choice, value
-    return best
 
 
 POOL: dict[str, Strategy] = {
