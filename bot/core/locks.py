@@ -44,17 +44,18 @@ class GameLocks(KeyedLocks):
         super().forget(key)
         self.seen.pop(key, None)
 
-    def across(self) -> bool:
-        """Whether the store's ``game_lock`` locks against other processes (``locks_games``, asked each time: a
-        store knows once opened); a store that does not say may."""
+    def store_lock(self) -> Callable[[int], AbstractAsyncContextManager[Any]] | None:
+        """The store's lock of a game against other processes; None when it takes none (a store of one process,
+        ``locks_games`` False, asked each time since a store knows once opened: its cache is the truth)."""
+        store_lock = getattr(self.store, "game_lock", None)
         says = getattr(self.store, "locks_games", None)
-        return bool(says()) if callable(says) else getattr(self.store, "game_lock", None) is not None
+        return None if store_lock is None or (callable(says) and not says()) else store_lock
 
     async def refresh(self, key: int) -> None:
         """Before a read outside the lock: drop the cached game if another process changed it since this
         one last looked (nothing to do for a store of one process, or while this process holds the game)."""
-        store_lock = getattr(self.store, "game_lock", None)
-        if store_lock is None or not self.across() or super().__call__(key).locked():
+        store_lock = self.store_lock()
+        if store_lock is None or super().__call__(key).locked():
             return
         async with store_lock(key) as version:
             if version is not None and self.seen.get(key) != version:
@@ -76,8 +77,8 @@ class HeldGame:
     async def __aenter__(self) -> None:
         await self.local.acquire()
         try:
-            store_lock = getattr(self.owner.store, "game_lock", None)
-            if store_lock is None or not isinstance(self.key, int) or not self.owner.across():
+            store_lock = self.owner.store_lock()
+            if store_lock is None or not isinstance(self.key, int):
                 return  # one process: its cache is the truth (as the store's lock would yield None)
             held = store_lock(self.key)
             version = await held.__aenter__()

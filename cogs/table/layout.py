@@ -48,9 +48,9 @@ EMBED_BASE, EMBED_STEP = 1000, 100  # embed i: its container is 1000 + 100 i; it
 # roles: "### title\ntext", a text without title, the footer, the embed's image, pictures no embed shows, fields
 HEAD, BODY, FOOTER, GALLERY, EXTRA, FIELD = 1, 2, 3, 4, 9, 10
 TITLE_MARK, FOOTER_MARK = "### ", "-# "
-FINAL_COLOUR = discord.Colour.gold()
+FINAL_COLOUR = discord.Colour.gold()  # the end of a game, whoever won
 TEXT_DISPLAY, SECTION, CONTAINER = (discord.ComponentType.text_display.value, discord.ComponentType.section.value,
-                                    discord.ComponentType.container.value)  # the end of a game, whoever won
+                                    discord.ComponentType.container.value)  # the types _drawn writes
 
 
 def turn_colour(prompt: Prompt) -> discord.Colour | None:
@@ -267,8 +267,11 @@ def send_fields(card: Card, inputs: discord.ui.View | None = None) -> dict[str, 
 def edit_fields(card: Card, inputs: discord.ui.View | None = None) -> dict[str, Any]:
     """``edit`` keywords: the layout; content and embeds cleared (a message posted before the upgrade becomes
     V2: Discord takes no content or embeds beside the flag); the pictures replace the attachments."""
-    return {"content": None, "embeds": [], "attachments": [p.file() for p in card.pictures],
-            "view": render(card, inputs)}
+    return {**_cleared(card), "view": render(card, inputs)}
+
+
+def _cleared(card: Card) -> dict[str, Any]:
+    return {"content": None, "embeds": [], "attachments": [p.file() for p in card.pictures]}
 
 
 class Drawn:
@@ -327,8 +330,7 @@ def _drawn(card: Card, items: Sequence[discord.ui.Item[Any]]) -> list[dict[str, 
 def answer_fields(card: Card, inputs: discord.ui.View | None = None) -> dict[str, Any]:
     """:func:`edit_fields` for an interaction's answer (cogs/table/answers.py ``edit``): the layout as
     :class:`Drawn` components."""
-    return {"content": None, "embeds": [], "attachments": [p.file() for p in card.pictures],
-            "view": Drawn(card, inputs)}
+    return {**_cleared(card), "view": Drawn(card, inputs)}
 
 
 def without_inputs(message: discord.Message | None) -> dict[str, Any]:
