@@ -14,18 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from random import Random
 
-from bench.ai_pool_numeri_reader import reader
+from bench.ai_pool_numeri_reader import choices_of, reader, win_share
 from bot.games.numeri import ai, ai_rollout, engine
 from bot.games.numeri.engine import Choice, State
 from bot.games.numeri.rules import VALUE, barrier_for
 from bot.games.numeri.view import NumeriView
 
 Strategy = Callable[[NumeriView, int, Random], Choice]
-
-
-def _legal(state: State) -> list[Choice]:
-    assert state.roll is not None
-    return engine.legal_choices(state.positions, state.seats, state.current, state.roll)
 
 
 def _start(state: State, choice: Choice) -> int:
@@ -35,30 +30,30 @@ def _start(state: State, choice: Choice) -> int:
 
 def lowest(view: NumeriView, seat: int, rng: Random) -> Choice:
     """Always the lowest-numbered token it may move (a split holding token 1 beats a single move)."""
-    return min(_legal(view.state()), key=lambda c: (min(c), -len(c)))
+    return min(choices_of(view.state()), key=lambda c: (min(c), -len(c)))
 
 
 def highest(view: NumeriView, seat: int, rng: Random) -> Choice:
     """Always the highest-numbered token it may move, alone rather than split."""
-    return max(_legal(view.state()), key=lambda c: (max(c), -len(c)))
+    return max(choices_of(view.state()), key=lambda c: (max(c), -len(c)))
 
 
 def front(view: NumeriView, seat: int, rng: Random) -> Choice:
     """Always the token furthest along (a single move before a split)."""
     state = view.state()
-    return max(_legal(state), key=lambda c: (_start(state, c), -len(c)))
+    return max(choices_of(state), key=lambda c: (_start(state, c), -len(c)))
 
 
 def behind(view: NumeriView, seat: int, rng: Random) -> Choice:
     """New tokens onto the board first, else the token furthest behind."""
     state = view.state()
-    return min(_legal(state), key=lambda c: (_start(state, c), len(c)))
+    return min(choices_of(state), key=lambda c: (_start(state, c), len(c)))
 
 
 def greedy(view: NumeriView, seat: int, rng: Random) -> Choice:
     """The most points at once, nothing else (no thought for extra throws or the end)."""
     state = view.state()
-    return max(_legal(state), key=lambda c: engine.score(engine.move(state, c)[0].positions, seat))
+    return max(choices_of(state), key=lambda c: engine.score(engine.move(state, c)[0].positions, seat))
 
 
 def _spread(positions: engine.Positions, seat: int) -> int:
@@ -74,7 +69,7 @@ def chain_seeker(view: NumeriView, seat: int, rng: Random) -> Choice:
         after, moved = engine.move(state, choice)
         return moved.extra_turn, -_spread(after.positions, seat)
 
-    return max(_legal(state), key=key)
+    return max(choices_of(state), key=key)
 
 
 def blocker(view: NumeriView, seat: int, rng: Random) -> Choice:
@@ -93,17 +88,17 @@ def blocker(view: NumeriView, seat: int, rng: Random) -> Choice:
         mine = set(after.positions[seat]) - set(state.positions[seat])
         return max((wanted.get(q, 0) for q in mine if q is not None), default=0), engine.score(after.positions, seat)
 
-    return max(_legal(state), key=key)
+    return max(choices_of(state), key=key)
 
 
 def ender(view: NumeriView, seat: int, rng: Random) -> Choice:
     """Ends the game whenever it can, even when behind; else races the token furthest along."""
     state = view.state()
-    return max(_legal(state), key=lambda c: (engine.move(state, c)[1].ended, _start(state, c), -len(c)))
+    return max(choices_of(state), key=lambda c: (engine.move(state, c)[1].ended, _start(state, c), -len(c)))
 
 
 def random_choice(view: NumeriView, seat: int, rng: Random) -> Choice:
-    return rng.choice(_legal(view.state()))
+    return rng.choice(choices_of(view.state()))
 
 
 def product_level(level: str) -> Strategy:
@@ -119,7 +114,7 @@ MONTE_CARLO_PLAYOUTS = 6  # per choice, with the same dice for every choice
 def monte_carlo(view: NumeriView, seat: int, rng: Random) -> Choice:
     """Plays each choice out to the end with every seat greedy and takes the best mean final score."""
     state = view.state()
-    legal = _legal(state)
+    legal = choices_of(state)
     if len(legal) == 1:
         return legal[0]
     seeds = [rng.getrandbits(32) for _ in range(MONTE_CARLO_PLAYOUTS)]
@@ -142,12 +137,6 @@ def monte_carlo(view: NumeriView, seat: int, rng: Random) -> Choice:
 SIM_PLAYOUTS = 24  # per choice: the strong player's search (about 0.2 s a decision early in a game)
 
 
-def _win_share(board: ai_rollout.Board, seat: int) -> float:
-    totals = board.points
-    best = max(totals)
-    return 1 / totals.count(best) if totals[seat] == best else 0.0
-
-
 def _simulated(state: State, seat: int, choice: Choice, seeds: list[int]) -> float:
     """``choice``'s share of wins over playouts on the given dice (every seat greedy in them)."""
     after, moved = engine.move(state, choice)
@@ -158,7 +147,7 @@ def _simulated(state: State, seat: int, choice: Choice, seeds: list[int]) -> flo
     for seed in seeds:
         board = ai_rollout.Board(after.positions, after.seats, barrier_for(after.seats))
         ai_rollout.play_out(board, after.current, Random(seed), ai.ROLLOUT_LIMIT)
-        value += _win_share(board, seat)
+        value += win_share(board, seat)
     return value / len(seeds)
 
 
@@ -167,7 +156,7 @@ def simulator(view: NumeriView, seat: int, rng: Random) -> Choice:
     the same dice, and the choice that wins most often (not the best mean score) is taken; the mean score
     only breaks ties."""
     state = view.state()
-    legal = _legal(state)
+    legal = choices_of(state)
     if len(legal) == 1:
         return legal[0]
     seeds = [rng.getrandbits(32) for _ in range(SIM_PLAYOUTS)]

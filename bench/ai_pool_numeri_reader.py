@@ -26,7 +26,7 @@ _EPS = 1e-9  # far above the rounding of sums in another order, far below a play
 Terms = tuple[float, ...]  # what a face adds to a choice's worth, term by term in the plain loop's order
 
 
-def _legal(state: State) -> list[Choice]:
+def choices_of(state: State) -> list[Choice]:
     assert state.roll is not None
     return engine.legal_choices(state.positions, state.seats, state.current, state.roll)
 
@@ -36,7 +36,7 @@ def _final_share(positions: Positions, seat: int) -> float:
     return 1 / totals.count(max(totals)) if totals[seat] == max(totals) else 0.0
 
 
-def _win_share(board: ai_rollout.Board, seat: int) -> float:
+def win_share(board: ai_rollout.Board, seat: int) -> float:
     totals = board.points
     best = max(totals)
     return 1 / totals.count(best) if totals[seat] == best else 0.0
@@ -59,7 +59,7 @@ class _Playouts:
         for seed in self.seeds:
             board = ai_rollout.Board(after.positions, after.seats, barrier_for(after.seats))
             ai_rollout.play_out(board, after.current, Random(seed), ai.ROLLOUT_LIMIT)
-            value += _win_share(board, self.seat)
+            value += win_share(board, self.seat)
         return value / len(self.seeds)
 
     def played(self, state: State) -> Terms:
@@ -69,7 +69,7 @@ class _Playouts:
             for seed in self.seeds:
                 board = ai_rollout.Board(state.positions, state.seats, barrier_for(state.seats))
                 ai_rollout.play_out(board, state.current, Random(seed), ai.ROLLOUT_LIMIT)
-                terms.append(_win_share(board, self.seat) / len(self.seeds) / 6)
+                terms.append(win_share(board, self.seat) / len(self.seeds) / 6)
             self.done[key] = tuple(terms)
         return self.done[key]
 
@@ -99,11 +99,11 @@ class _Face:
     def resolve(self) -> None:
         assert self.rolled is not None
         answer = ai.hard(self.rolled, Random(self.seed))
-        self.terms = self.options[_legal(self.rolled).index(answer)]
+        self.terms = self.options[choices_of(self.rolled).index(answer)]
 
 
 def _face(rolled: State, seed: int, plays: _Playouts) -> _Face:
-    answers = _legal(rolled)
+    answers = choices_of(rolled)
     if len(answers) == 1:
         return _Face([], terms=plays.answered(rolled, answers[0]))
     if not _searches(rolled, seed):  # hard judges at once: cheaper to ask it than to play every answer out
@@ -186,7 +186,7 @@ def reader(view: NumeriView, seat: int, rng: Random) -> Choice:
     would answer it, then played out; the choice that wins most often is taken. Where its choice earns an
     extra throw, or the game is long, it plays as the simulator does."""
     state = view.state()
-    legal = _legal(state)
+    legal = choices_of(state)
     if len(legal) == 1:
         return legal[0]
     plays = _Playouts(seat, [rng.getrandbits(32) for _ in range(READER_PLAYOUTS)])
