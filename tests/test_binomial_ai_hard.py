@@ -254,3 +254,40 @@ def test_passing_first_hands_the_card_to_a_rival_that_speaks_later() -> None:
     assert share > 0.7, share
     assert ai_hard._seen_pass(card, {}, holds, [1, 2], {0: True}, rng) == {}  # someone fights: as sampled
     assert ai_hard._seen_pass(card, {1: 40}, holds, [1, 2], {}, rng) == {1: 40}
+
+
+def test_hard_heads_up_believes_the_sheets_a_rival_placing_like_it_builds() -> None:
+    """Heads-up, hard samples a rival's sheet from particles: sheets built roll by roll as hard builds its own
+    (and as the sound builder does). A rival that places with hard's own code and a generator of its own
+    builds one of them, nearly always (on these rolls 19 of 20 generators, whatever sheet they build)."""
+    rolls = (5, 3, 5, 4, 8, 7, 7, 5, 5, 7, 7, 9, 7, 6, 0, 2)
+    state = replace(engine.new_game(2), rolls=rolls)
+    view = replace(GAME.view(state, 0), kind="declare")
+    believed = set(ai_hard.particle_belief(view, 1))
+    found = 0
+    for k in range(20):
+        rng, sheet = Random(k), Sheet()
+        for i, digit in enumerate(rolls):
+            placing = replace(engine.new_game(2), rolls=rolls[:i + 1], pending=digit, sheets=(Sheet(), sheet))
+            sheet = sheet.place(CELLS.index(ai_hard.hard_place(GAME.view(placing, 1), rng)["cell"]), digit)
+        found += tuple(sorted(n for n in sheet.numbers if n is not None)) in believed
+    assert found >= 18, found
+
+
+def test_hard_heads_up_mixes_its_declaration_from_the_solved_round() -> None:
+    """Heads-up, hard's declaration is a mix over passing and its fitting numbers (a distribution), drawn
+    from; somewhere in a game, declaring first, the mix holds more than one option: a rival that runs this
+    code cannot be sure of the pick. A rival that passed leaves the card to one sure pick."""
+    mixed = False
+    for state, seat in declare_points(2, 5, POOL["normal"]):
+        if state.kind != "declare":
+            continue
+        view = GAME.view(state, seat)
+        if not fitting(view):
+            continue
+        mix = ai_hard.heads_up_mix(view, seat, Random(1))
+        assert set(mix) <= {None, *fitting(view)} and abs(sum(mix.values()) - 1) < 1e-9
+        if dict(view.declared).get(1 - seat) is False:
+            assert len(mix) == 1
+        mixed = mixed or (not view.declared and len(mix) > 1)
+    assert mixed
