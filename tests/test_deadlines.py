@@ -219,3 +219,14 @@ async def test_an_open_step_game_goes_on_at_an_hour_a_step_for_a_player_away(tmp
             table = await service.table(table.id)
         assert ben_steps[:2] == [24 * HOUR, 24 * HOUR]  # not away yet: the whole day
         assert len(ben_steps) > 2 and set(ben_steps[2:]) == {HOUR}  # away: an hour a step, then the AI
+
+
+def test_a_reminder_due_at_night_comes_in_the_last_minute_before_it_when_that_is_all_the_step_allows() -> None:
+    """Planned at 22:59:30 (a step opened, or a restart) for a step ending before 08:00: the only allowed moments
+    left are the seconds before 23:00, and the reminders come then, not at night (found by hypothesis)."""
+    zone = ZoneInfo("Pacific/Auckland")
+    opened = at("2027-05-28T17:07:55", "Pacific/Auckland")
+    now = at("2027-05-28T22:59:30", "Pacific/Auckland")
+    plan = reminder_plan(opened, opened + 14 * HOUR, zone, now)
+    assert plan and all(not quiet(r.at, zone) and now <= r.at < at("2027-05-28T23:00", "Pacific/Auckland")
+                        for r in plan), plan

@@ -104,7 +104,9 @@ def allowed(ideal: float, low: float, high: float, zone: ZoneInfo) -> float:
     if not quiet(ideal, zone):
         return ideal
     start, end = quiet_night(ideal, zone)
-    options = [m for m in (start - BEFORE_QUIET, end) if low <= m <= high]
+    # 22:59, or ``low`` itself when the step opens (or a restart plans) in that last minute before the night
+    before = max(start - BEFORE_QUIET, low)
+    options = [m for m in (before, end) if low <= m <= high and not quiet(m, zone)]
     return min(options, key=lambda m: (abs(m - ideal), m)) if options else ideal
 
 
