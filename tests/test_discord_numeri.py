@@ -180,7 +180,12 @@ async def test_score_and_board_at_any_moment(world: World) -> None:
     score = await (await world.users["cy"].slash(world.general, "score")).wait()
     assert score.ephemeral and "Numeri · scores so far" in score.text() and "Ana" in score.text()
     board = await (await world.users["ana"].slash(world.general, "board", player=world.users["ben"])).wait()
-    assert board.ephemeral and "Ben's tokens" in board.text() and "never entered" in board.text()
+    # each of his tokens, entered or not: forced moves play on without anyone (on this game's dice all five may
+    # be on the board by the first turn a human answers)
+    tokens = [line for line in board.text().splitlines() if line.startswith("Token ")]
+    assert board.ephemeral and "Ben's tokens" in board.text() and len(tokens) == 5, board.text()
+    assert all(re.search(r"^Token \d: (square \d+ \(value -?\d+\)|never entered \(-?\d+ each\)) → \*\*-?\d+\*\*$", line)
+               for line in tokens), tokens
     assert board.message is not None and board.message.attachments
     mine = await (await world.users["ben"].slash(world.general, "board")).wait()
     assert "Total:" in mine.text()
