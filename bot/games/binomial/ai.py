@@ -185,19 +185,24 @@ def portfolio(numbers: Sequence[int], cards: Sequence[Card], rivals: float, reac
     return total
 
 
+def spend_costs(numbers: Sequence[int], candidates: Sequence[int], cards: Sequence[Card], rivals: float,
+                reach: float = 1.0, limit: int | None = None) -> dict[int, float]:
+    """Per candidate (one of ``numbers``), what spending it costs: the portfolio of ``numbers`` less the
+    portfolio without it."""
+    whole = portfolio(numbers, cards, rivals, reach, limit)
+    out = {}
+    for n in candidates:
+        rest = list(numbers)
+        rest.remove(n)
+        out[n] = whole - portfolio(rest, cards, rivals, reach, limit)
+    return out
+
+
 def keep_value(view: View, seat: int, candidates: Sequence[int]) -> dict[int, float]:
     """Per candidate number, what spending it now costs on the cards still to come."""
     assert view.sheet is not None
-    mine = list(view.sheet.unused)
-    cards = later_cards(view)
     rivals = sum(1 for s in opponents(view, seat) if view.unused[s] > 0) or 1
-    whole = portfolio(mine, cards, rivals)
-    out = {}
-    for n in candidates:
-        rest = list(mine)
-        rest.remove(n)
-        out[n] = whole - portfolio(rest, cards, rivals)
-    return out
+    return spend_costs(list(view.sheet.unused), candidates, later_cards(view), rivals)
 
 
 def reward(view: View, fighters: float) -> float:

@@ -175,14 +175,7 @@ def keep_values(view: View, seat: int, candidates: Sequence[int], left: float) -
     rivals = sum(1 for s in ai.opponents(view, seat) if view.unused[s] > 0) or 1
     later = left - 1.0  # rounds after this one
     reach = min(1.0, later / len(cards)) if cards else 0.0
-    limit = max(0, math.ceil(later))
-    whole = ai.portfolio(mine, cards, rivals, reach, limit)
-    out = {}
-    for n in candidates:
-        rest = list(mine)
-        rest.remove(n)
-        out[n] = whole - ai.portfolio(rest, cards, rivals, reach, limit)
-    return out
+    return ai.spend_costs(mine, candidates, cards, rivals, reach, max(0, math.ceil(later)))
 
 
 def believed_numbers(view: View, s: int) -> tuple[tuple[int, ...], ...]:
@@ -450,13 +443,7 @@ def _rival_keep(numbers: Sequence[int], cards: Sequence[Card], fits: Sequence[in
     key = tuple(sorted(numbers))
     got = cache.get(key)
     if got is None:
-        whole = ai.portfolio(key, cards, 1)
-        got = {}
-        for n in fits:
-            rest = list(key)
-            rest.remove(n)
-            got[n] = whole - ai.portfolio(rest, cards, 1)
-        cache[key] = got
+        got = cache[key] = ai.spend_costs(key, fits, cards, 1)
     return got
 
 
