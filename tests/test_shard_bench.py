@@ -13,6 +13,12 @@ from bench import shards
 from tests.backends import server_url, unavailable
 
 
+def writes(calls: dict[str, int]) -> dict[str, int]:
+    """The rate-limited writes of a turn's calls (reads and interaction answers apart)."""
+    return {k: v for k, v in calls.items()
+            if not k.startswith("GET") and "/interactions/" not in k and "/webhooks/" not in k}
+
+
 async def test_the_shard_bench_driver_gets_every_answer_and_counts_whole_turns(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(shards, "SERVER", server_url())  # the tests' server (TEST_POSTGRES_URL), not the bench's
@@ -37,9 +43,10 @@ async def test_the_shard_bench_driver_gets_every_answer_and_counts_whole_turns(
         assert turn["other"] > 0, turn  # at least the reveal and the next turn's status
         assert (turn["interaction"] > 0) == (path != "dm"), turn  # a DM turn answers no interaction
     for path in ("dm", "mixed"):  # the shard split costs no extra write, and at most the one read with which
-        # shard 0's process reads the turn message shard 1 posted (to close it when a DM ends the turn there)
+        # shard 0's process reads the turn message shard 1 posted (to close it when a DM ends the turn there).
+        # Interaction answers apart: how many a modal choice makes depends on when it comes (a burst is
+        # answered by private lines and one refresh, tests/test_turn_message_bursts.py).
         split, alone = by[(1, path)]["calls"], by[(0, path)]["calls"]
-        assert {k: v for k, v in split.items() if not k.startswith("GET")} == {
-            k: v for k, v in alone.items() if not k.startswith("GET")}, by
+        assert writes(split) == writes(alone), by
         assert sum(v for k, v in split.items() if k.startswith("GET")) <= 1 + sum(
             v for k, v in alone.items() if k.startswith("GET")), by

@@ -294,12 +294,15 @@ class Inbox:
         draft = not outcome.reports and outcome.table.prompt is not None and outcome.table.prompt.sealed
         # a changed draft changes nothing the turn message shows: only the private line answers it
         same = draft and outcome.ack is not None and outcome.ack.changed and interaction is not None
-        if interaction is not None and step is not None and outcome.ack is not None and not same:
+        # a burst of choices through the message: one refresh shows them all (Poster.gathered)
+        gathered = (draft and not same and interaction is not None and interaction.message is not None
+                    and step is not None and self.poster.gathered(outcome.table, step, interaction.message.id))
+        if interaction is not None and step is not None and outcome.ack is not None and not same and not gathered:
             updated = await self.poster.update_in_response(interaction, outcome.table.id, step, outcome.reports,
                                                          lambda **fields: edit(interaction, **fields))
         if outcome.ack is not None:
             await answer(self._ack_text(outcome, lang))
-            if draft and not updated and not same:
+            if draft and not updated and not same and not gathered:
                 self.poster.choice_made(outcome.table, outside=interaction is None)
         else:
             await answer(t("core.done", lang))

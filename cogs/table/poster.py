@@ -114,7 +114,8 @@ class Poster:
         # Per game, how many more REST calls this step may spend on status edits and reminders. A step costs
         # N acknowledgements, its report and the next turn message; edits and reminders share the rest of a
         # budget of 2N + 3 calls, so a step never costs more however the choices are spread. A game reminded
-        # in the channel (``reminder_line``) has one spare call: its reminder edit, or the close after a DM.
+        # in the channel (``reminder_line``) has two spare calls: its reminder edit, or the close after a DM,
+        # and one refresh of choices gathered in a burst (``gathered``).
         self._spare_calls: dict[int, int] = {}
         # Finished games whose end the channel refused (no permission): how many retries so far.
         self._waiting_finals: dict[int, int] = {}
@@ -146,9 +147,10 @@ class Poster:
         return f"{prefix}{game_id}-{step}"
 
     def spare_budget(self, table: Table | GameRecord) -> int:
-        """A step's spare calls: N + 1 edits and DMs, or the one reminder edit of a game reminded in the channel."""
+        """A step's spare calls: N + 1 edits and DMs; a game reminded in the channel: its reminder edit and one
+        refresh of choices gathered in a burst (``gathered``)."""
         record = table.record if isinstance(table, Table) else table
-        return 1 if self.presenter(record).reminds_in_channel else len(record.seats) + 1
+        return 2 if self.presenter(record).reminds_in_channel else len(record.seats) + 1
 
     def spend(self, table: Table, calls: int) -> bool:
         """Take ``calls`` from the step's spare budget; False when it is spent (the call is not made)."""
@@ -688,8 +690,8 @@ class Poster:
     def choice_made(self, table: Table, *, outside: bool = False) -> None:
         """A sealed draft came in: show who has chosen on the turn message soon (once for a burst).
         ``outside``: made outside the turn message (a DM). A game reminded in the channel then shows it only
-        when the message is next updated or closed: its one spare call goes to that close, which no
-        interaction will do for free."""
+        when the message is next updated or closed: its spare calls go to that close, which no interaction will
+        do for free."""
         if outside and self.presenter(table).reminds_in_channel:
             self._spare_calls[table.id] = 0
             return
@@ -698,6 +700,29 @@ class Poster:
             game_id, step = table.id, table.step
             self.scheduler.schedule(key, self.bot.clock.now() + STATUS_EDIT_DELAY,
                                     lambda: self.refresh_status(game_id, step))
+
+    def gathered(self, table: Table, step: int, message_id: int) -> bool:
+        """A choice made through the turn message of ``step`` (``message_id``) that does not end the step. False:
+        its answer updates the message now (the moment is noted). True when a choice updated it less than
+        STATUS_EDIT_DELAY ago: this one is answered by its private line alone, and the message shows it with any
+        others in one refresh when that delay is over (or in the step's close, if the burst ends the step). So
+        a burst of choices changes the message once instead of once per choice, and costs one answer each."""
+        up = self.turn_messages.get(table.id)
+        if up is None or up.step != step or up.message_id != message_id:
+            return False
+        now = self.bot.clock.now()
+        last = up.updated
+        # a refresh is a paid call: a game reminded in the channel keeps one for its reminder
+        reserve = 1 if self.presenter(table).reminds_in_channel and not up.reminded else 0
+        if (last is None or now - last >= STATUS_EDIT_DELAY
+                or self._spare_calls.get(table.id, self.spare_budget(table)) <= reserve):
+            self.turn_messages[table.id] = replace(up, updated=now)
+            return False
+        key = (STATUS, table.id)
+        if not self.scheduler.is_scheduled(key):
+            game_id = table.id
+            self.scheduler.schedule(key, last + STATUS_EDIT_DELAY, lambda: self.refresh_status(game_id, step))
+        return True
 
     async def refresh_status(self, game_id: int, step: int) -> None:
         # Under the game's lock, like announcing: a message that the next step goes on editing (one thread)

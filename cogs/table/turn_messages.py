@@ -98,3 +98,6 @@ class TurnMessage:
     # restart): learnt from the message an interaction carries, or read once before the close.
     head: tuple[discord.Embed, ...] | None = ()
     reminded: bool = False  # the reminder line is shown (kept by later updates of the message)
+    # When a choice last updated it in its own answer (the clock's seconds): a choice within STATUS_EDIT_DELAY of
+    # that is shown by one refresh with any others (``Poster.gathered``).
+    updated: float | None = None
