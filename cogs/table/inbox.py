@@ -300,6 +300,8 @@ class Inbox:
         if interaction is not None and step is not None and outcome.ack is not None and not same and not gathered:
             updated = await self.poster.update_in_response(interaction, outcome.table.id, step, outcome.reports,
                                                          lambda **fields: edit(interaction, **fields))
+            if updated and draft:  # its webhook may refresh the message for a burst (Poster.gathered)
+                self.poster.answered_through(outcome.table.id, step, interaction)
         if outcome.ack is not None:
             await answer(self._ack_text(outcome, lang))
             if draft and not updated and not same and not gathered:

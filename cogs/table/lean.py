@@ -110,6 +110,26 @@ async def update_message(interaction: Interaction, **fields: Any) -> None:
         state.store_view(view.layout() if isinstance(view, Drawn) else view, message_id)
 
 
+async def edit_original(interaction: Interaction, **fields: Any) -> None:
+    """``interaction.edit_original_response(**fields)`` for an interaction answered by updating its message
+    (that message is its original response): the same request through the interaction's webhook, which
+    Discord's global rate limit does not count, without building the message object from the answer."""
+    state = interaction._state
+    http = state.http
+    view = fields.get("view", MISSING)
+    with handle_message_parameters(
+            content=fields.get("content", MISSING), attachments=fields.get("attachments", MISSING),
+            embeds=fields.get("embeds", MISSING), view=view,
+            previous_allowed_mentions=state.allowed_mentions) as params:
+        await async_context.get().edit_original_interaction_response(
+            interaction.application_id, interaction.token, session=interaction._session, proxy=http.proxy,
+            proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart, files=params.files)
+    message = interaction.message
+    shown = view.inputs if isinstance(view, Drawn) else view
+    if message is not None and shown and _needs_store(state, shown):
+        state.store_view(view.layout() if isinstance(view, Drawn) else view, message.id)
+
+
 async def private_followup(interaction: Interaction, text: str) -> None:
     """``interaction.followup.send(text, ephemeral=True)``: the same request (discord.py waits for the message
     of an application webhook), without building the message object from the answer."""

@@ -114,14 +114,16 @@ class Poster:
         # Per game, how many more REST calls this step may spend on status edits and reminders. A step costs
         # N acknowledgements, its report and the next turn message; edits and reminders share the rest of a
         # budget of 2N + 3 calls, so a step never costs more however the choices are spread. A game reminded
-        # in the channel (``reminder_line``) has two spare calls: its reminder edit, or the close after a DM,
-        # and one refresh of choices gathered in a burst (``gathered``).
+        # in the channel (``reminder_line``) has one spare call: its reminder edit, or the close after a DM.
         self._spare_calls: dict[int, int] = {}
         # Finished games whose end the channel refused (no permission): how many retries so far.
         self._waiting_finals: dict[int, int] = {}
         # A sealed step's button label per (game, step, language, seat): drawn from the step's state, which no
         # choice changes, and asked on every update of the turn message (each choice made through it).
         self._sealed_labels: dict[tuple[int, int, str, int], str] = {}
+        # Per game, the choice that updated its turn message in its answer in the last few seconds (step, when,
+        # interaction), oldest first: a burst's refresh edits the message through its webhook (``gathered``).
+        self._updaters: dict[int, tuple[int, float, discord.Interaction[Any]]] = {}
 
     def presenter(self, table: Table | GameRecord) -> Presenter:
         record = table.record if isinstance(table, Table) else table
@@ -147,10 +149,9 @@ class Poster:
         return f"{prefix}{game_id}-{step}"
 
     def spare_budget(self, table: Table | GameRecord) -> int:
-        """A step's spare calls: N + 1 edits and DMs; a game reminded in the channel: its reminder edit and one
-        refresh of choices gathered in a burst (``gathered``)."""
+        """A step's spare calls: N + 1 edits and DMs, or the one reminder edit of a game reminded in the channel."""
         record = table.record if isinstance(table, Table) else table
-        return 2 if self.presenter(record).reminds_in_channel else len(record.seats) + 1
+        return 1 if self.presenter(record).reminds_in_channel else len(record.seats) + 1
 
     def spend(self, table: Table, calls: int) -> bool:
         """Take ``calls`` from the step's spare budget; False when it is spent (the call is not made)."""
@@ -690,8 +691,8 @@ class Poster:
     def choice_made(self, table: Table, *, outside: bool = False) -> None:
         """A sealed draft came in: show who has chosen on the turn message soon (once for a burst).
         ``outside``: made outside the turn message (a DM). A game reminded in the channel then shows it only
-        when the message is next updated or closed: its spare calls go to that close, which no interaction will
-        do for free."""
+        when the message is next updated or closed: its one spare call goes to that close, which no
+        interaction will do for free."""
         if outside and self.presenter(table).reminds_in_channel:
             self._spare_calls[table.id] = 0
             return
@@ -705,17 +706,14 @@ class Poster:
         """A choice made through the turn message of ``step`` (``message_id``) that does not end the step. False:
         its answer updates the message now (the moment is noted). True when a choice updated it less than
         STATUS_EDIT_DELAY ago: this one is answered by its private line alone, and the message shows it with any
-        others in one refresh when that delay is over (or in the step's close, if the burst ends the step). So
-        a burst of choices changes the message once instead of once per choice, and costs one answer each."""
+        others in one refresh when that delay is over (or in the step's close, if the burst ends the step),
+        through the webhook of the choice that updated it (``answered_through``: not a paid call). So a burst of
+        choices changes the message once instead of once per choice, and costs one answer each."""
         up = self.turn_messages.get(table.id)
         if up is None or up.step != step or up.message_id != message_id:
             return False
-        now = self.bot.clock.now()
-        last = up.updated
-        # a refresh is a paid call: a game reminded in the channel keeps one for its reminder
-        reserve = 1 if self.presenter(table).reminds_in_channel and not up.reminded else 0
-        if (last is None or now - last >= STATUS_EDIT_DELAY
-                or self._spare_calls.get(table.id, self.spare_budget(table)) <= reserve):
+        now, last = self.bot.clock.now(), up.updated
+        if last is None or now - last >= STATUS_EDIT_DELAY:
             self.turn_messages[table.id] = replace(up, updated=now)
             return False
         key = (STATUS, table.id)
@@ -723,6 +721,18 @@ class Poster:
             game_id = table.id
             self.scheduler.schedule(key, last + STATUS_EDIT_DELAY, lambda: self.refresh_status(game_id, step))
         return True
+
+    def answered_through(self, game_id: int, step: int, interaction: discord.Interaction[Any]) -> None:
+        """``interaction`` answered a choice by updating the turn message of ``step``: that message is its original
+        response, which its webhook may edit again (a burst's refresh) for the next STATUS_EDIT_DELAY seconds."""
+        now = self.bot.clock.now()
+        self._updaters.pop(game_id, None)
+        self._updaters[game_id] = (step, now, interaction)
+        while self._updaters:  # oldest first: only those of the last few seconds are kept
+            first = next(iter(self._updaters))
+            if now - self._updaters[first][1] <= 2 * STATUS_EDIT_DELAY:
+                break
+            del self._updaters[first]
 
     async def refresh_status(self, game_id: int, step: int) -> None:
         # Under the game's lock, like announcing: a message that the next step goes on editing (one thread)
@@ -737,6 +747,15 @@ class Poster:
                 return  # found after a restart: the report above it is not known, an edit would drop it
             lang = await self.languages.for_game(table.record)
             card = self.turn_card(table, up, lang)
+            via = self._updaters.pop(game_id, None)
+            if (via is not None and via[0] == step and lean.AVAILABLE and via[2].message is not None
+                    and via[2].message.id == up.message_id):
+                try:  # free: the webhook of the choice that last updated the message in its answer
+                    await lean.edit_original(via[2], **answer_fields(card, self.input_view(table, prompt, lang)))
+                    return
+                except discord.HTTPException as exc:
+                    log.info("game %s: could not refresh the turn message through a choice's answer: %s",
+                             game_id, exc)
             if not self.spend(table, 1):
                 return
             try:
