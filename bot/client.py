@@ -16,6 +16,7 @@ from bot.core.timers import Scheduler
 from bot.games import GAMES
 from bot.http_buckets import amortise_bucket_sweep
 from bot.http_pacing import GlobalPacer, pacing_trace
+from bot.lazy_messages import install as install_lazy_messages
 from bot.settings import Settings
 from bot.shards import Resync, ShardScheduler, ShardScopedStore
 from storage.backend import make_lease, make_store
@@ -100,6 +101,7 @@ class NumberBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.store.open()
+        install_lazy_messages(self)  # an interaction's message is built only when read
         self._share_the_pace()
         if self.lease is not None:
             await self.lease.open()

@@ -97,7 +97,7 @@ async def send(interaction: Interaction, **fields: Any) -> int | None:
 async def edit(interaction: Interaction, **fields: Any) -> None:
     """Answer a component by editing its message (``view`` may be a layout already :class:`Drawn`)."""
     await settled(interaction)
-    if (not interaction.response.is_done() and lean.AVAILABLE and interaction.message is not None
+    if (not interaction.response.is_done() and lean.AVAILABLE and lean.message_ref(interaction) is not None
             and fields.keys() <= lean.UPDATE_FIELDS):
         await lean.update_message(interaction, **fields)  # the same update, its answer left unparsed
         return

@@ -24,6 +24,7 @@ from bot.i18n import DEFAULT, t
 from cogs.seats import safe_name
 from storage.base import GameStore
 
+from . import lean
 from .answering import InteractionAnswers
 from .answers import edit, fit, reply, settled
 from .components import SELECT_FIELD_PREFIX, TEXT_FIELD_ID, TextModal, choices_view, pick_view
@@ -249,7 +250,7 @@ class Inbox:
         # Opened from a public message's button (the turn message): a slow answer defers as an update of that
         # message, which the choice then updates for free (who has chosen); the acknowledgement follows
         # privately. Refusals stay private lines either way.
-        on_message = interaction.message is not None and not _is_ephemeral(interaction)
+        on_message = lean.message_ref(interaction) is not None and not _is_ephemeral(interaction)
         async with self.answers.answering(interaction, "update" if on_message else "ephemeral", presenter):
             lang = await self.answers.lang(interaction)
             try:
@@ -295,8 +296,9 @@ class Inbox:
         # a changed draft changes nothing the turn message shows: only the private line answers it
         same = draft and outcome.ack is not None and outcome.ack.changed and interaction is not None
         # a burst of choices through the message: one refresh shows them all (Poster.gathered)
-        gathered = (draft and not same and interaction is not None and interaction.message is not None
-                    and step is not None and self.poster.gathered(outcome.table, step, interaction.message.id))
+        ref = lean.message_ref(interaction) if interaction is not None else None
+        gathered = (draft and not same and ref is not None and step is not None
+                    and self.poster.gathered(outcome.table, step, ref[0]))
         if interaction is not None and step is not None and outcome.ack is not None and not same and not gathered:
             updated = await self.poster.update_in_response(interaction, outcome.table.id, step, outcome.reports,
                                                          lambda **fields: edit(interaction, **fields))
@@ -418,8 +420,8 @@ class Inbox:
 
 
 def _is_ephemeral(interaction: Interaction) -> bool:
-    message = interaction.message
-    return bool(message is not None and message.flags.ephemeral)
+    ref = lean.message_ref(interaction)  # (the message is not built: its flags are enough)
+    return ref is not None and bool(ref[1] & lean.EPHEMERAL)
 
 
 def _picked(data: Any) -> str | None:

@@ -34,11 +34,13 @@ try:
 except ImportError:  # another discord.py: the public API answers
     AVAILABLE = False
 
+from bot.lazy_messages import message_ref as message_ref
+
 from .layout import Drawn
 
 Interaction = discord.Interaction[Any]
 UPDATE_FIELDS = frozenset({"content", "embed", "embeds", "view", "attachments", "allowed_mentions"})
-_EPHEMERAL = 1 << 6  # MessageFlags.ephemeral
+EPHEMERAL = 1 << 6  # MessageFlags.ephemeral
 
 
 def _needs_store(state: Any, view: discord.ui.BaseView) -> bool:
@@ -79,7 +81,7 @@ async def private_message(interaction: Interaction, text: str) -> None:
     params = interaction_message_response_params(
         type=InteractionResponseType.channel_message.value, content=text, tts=False,
         previous_allowed_mentions=interaction._state.allowed_mentions,
-        flags=discord.MessageFlags._from_value(_EPHEMERAL))
+        flags=discord.MessageFlags._from_value(EPHEMERAL))
     await _callback(interaction, params)
     response._response_type = InteractionResponseType.channel_message
 
@@ -90,11 +92,11 @@ async def update_message(interaction: Interaction, **fields: Any) -> None:
     response = interaction.response
     if response.is_done():
         raise discord.InteractionResponded(interaction)
-    message = interaction.message
-    if message is None or interaction.type not in (discord.InteractionType.component,
-                                                   discord.InteractionType.modal_submit):
+    ref = message_ref(interaction)
+    if ref is None or interaction.type not in (discord.InteractionType.component,
+                                               discord.InteractionType.modal_submit):
         raise ValueError("update_message answers a component's or modal's interaction on its message")
-    state, message_id = interaction._state, message.id
+    state, message_id = interaction._state, ref[0]
     view = fields.get("view", MISSING)
     if view is not MISSING:
         state.prevent_view_updates_for(message_id)
@@ -124,10 +126,10 @@ async def edit_original(interaction: Interaction, **fields: Any) -> None:
         await async_context.get().edit_original_interaction_response(
             interaction.application_id, interaction.token, session=interaction._session, proxy=http.proxy,
             proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart, files=params.files)
-    message = interaction.message
+    ref = message_ref(interaction)
     shown = view.inputs if isinstance(view, Drawn) else view
-    if message is not None and shown and _needs_store(state, shown):
-        state.store_view(view.layout() if isinstance(view, Drawn) else view, message.id)
+    if ref is not None and shown and _needs_store(state, shown):
+        state.store_view(view.layout() if isinstance(view, Drawn) else view, ref[0])
 
 
 async def private_followup(interaction: Interaction, text: str) -> None:
@@ -135,7 +137,7 @@ async def private_followup(interaction: Interaction, text: str) -> None:
     of an application webhook), without building the message object from the answer."""
     state = interaction._state
     http = state.http
-    flags = discord.MessageFlags._from_value(_EPHEMERAL)
+    flags = discord.MessageFlags._from_value(EPHEMERAL)
     with handle_message_parameters(content=text, tts=False, flags=flags,
                                    previous_allowed_mentions=getattr(state, "allowed_mentions", None)) as params:
         await async_context.get().execute_webhook(

@@ -748,8 +748,8 @@ class Poster:
             lang = await self.languages.for_game(table.record)
             card = self.turn_card(table, up, lang)
             via = self._updaters.pop(game_id, None)
-            if (via is not None and via[0] == step and lean.AVAILABLE and via[2].message is not None
-                    and via[2].message.id == up.message_id):
+            if (via is not None and via[0] == step and lean.AVAILABLE
+                    and (lean.message_ref(via[2]) or (0,))[0] == up.message_id):
                 try:  # free: the webhook of the choice that last updated the message in its answer
                     await lean.edit_original(via[2], **answer_fields(card, self.input_view(table, prompt, lang)))
                     return
@@ -804,22 +804,23 @@ class Poster:
         when the choice ended the step, the message closed. A message of ``step`` this process does not hold
         (another process posted it, a restart lost track of it) becomes the one up: its buttons name the step.
         False when it is not that step's (an old one): then nothing was answered."""
-        message = interaction.message
+        ref = lean.message_ref(interaction)  # the message itself is built only where it is read
+        message_id = ref[0] if ref is not None else None
         async with self.locks(game_id):
             up = self.turn_messages.get(game_id)
             table = await self.service.table(game_id)
-            if message is not None and (up is None or up.message_id != message.id) and self.turn_of(
-                    message, table.record, step):
+            if message_id is not None and (up is None or up.message_id != message_id) and self.turn_of(
+                    interaction.message, table.record, step):
                 # the turn message of this step, posted by another process (the one that took the DM ending the
                 # step before): the interaction answers it like this process's own
                 ended = next((r for r in reports if r.step == step), None)
-                up = self.stored_turn(table, step, message.id, ended.before if ended is not None else table.state)
+                up = self.stored_turn(table, step, message_id, ended.before if ended is not None else table.state)
                 self.turn_messages[game_id] = up
-            if message is None or up is None or up.message_id != message.id or up.step != step:
+            if message_id is None or up is None or up.message_id != message_id or up.step != step:
                 return False
             lang = await self.languages.for_game(table.record)
             head = up.head
-            if head is None and table.prompt is not None and (shown := embeds_of(message)):
+            if head is None and table.prompt is not None and (shown := embeds_of(interaction.message)):
                 # found after a restart: what is above the turn's own card is in the message itself
                 own = len(self.status_card(table, table.prompt, seat_infos(table), up.since, lang).embeds)
                 head = tuple(shown[:max(0, len(shown) - own)])
@@ -838,7 +839,7 @@ class Poster:
             if presenter.reports:
                 card = self.closed_card(table, up, happened(table, ended), lang, head)
                 if card is None:
-                    await answer(**without_inputs(message))
+                    await answer(**without_inputs(interaction.message))
                     return True
             else:
                 card = presenter.done(happened(table, ended), seat_infos(table), up.since, lang)
