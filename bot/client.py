@@ -6,6 +6,7 @@ import json
 import logging
 from typing import Any
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -15,8 +16,8 @@ from bot.core.service import GameService
 from bot.core.timers import Scheduler
 from bot.games import GAMES
 from bot.http_buckets import amortise_bucket_sweep
-from bot.http_pacing import GlobalPacer, pacing_trace
-from bot.lazy_messages import install as install_lazy_messages
+from bot.http_pacing import GlobalPacer, pacing_trace, untraced_session
+from bot.interactions import install as install_lean_interactions
 from bot.settings import Settings
 from bot.shards import Resync, ShardScheduler, ShardScopedStore
 from storage.backend import make_lease, make_store
@@ -98,10 +99,12 @@ class NumberBot(commands.Bot):
         self.service = GameService(self.store, games, self.clock, default_turn_seconds=settings.turn_seconds)
         self.extensions_to_load = extensions if extensions is not None else extensions_for(games)
         self.presenters: Any = None  # filled by the game packages (cogs.table.presenter.register)
+        self.answer_session: aiohttp.ClientSession | None = None  # interaction answers, untraced (setup_hook)
 
     async def setup_hook(self) -> None:
         await self.store.open()
-        install_lazy_messages(self)  # an interaction's message is built only when read
+        install_lean_interactions(self)  # an interaction's message is built only when read
+        self.answer_session = untraced_session(self.http)
         self._share_the_pace()
         if self.lease is not None:
             await self.lease.open()
@@ -133,6 +136,8 @@ class NumberBot(commands.Bot):
         if self._heartbeat is not None and self._heartbeat is not asyncio.current_task():
             self._heartbeat.cancel()
         await super().close()
+        if self.answer_session is not None:
+            await self.answer_session.close()
         if self.pacer is not None and self.pacer.shared is not None:
             await self.pacer.shared.close()
         if self.lease is not None:

@@ -46,7 +46,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import aiohttp
 import discord
@@ -248,3 +248,14 @@ def pacing_trace(pacer: GlobalPacer) -> aiohttp.TraceConfig:
     trace.on_request_end.append(gone)  # the answer's headers are in: Discord has counted the request
     trace.on_request_exception.append(gone)
     return trace
+
+
+def untraced_session(http: Any) -> aiohttp.ClientSession | None:
+    """A second session on discord.py's connection pool (its connector), without the pace's trace, for the
+    requests Discord does not count (interaction callbacks and followups, cogs/table/lean.py): aiohttp sends a
+    traced session's signals on every request, which the pace only needs on counted ones. None when discord.py's
+    session has no trace (no pace: nothing to spare) or no connector to share."""
+    connector = getattr(http, "connector", None)
+    if getattr(http, "http_trace", None) is None or not isinstance(connector, aiohttp.BaseConnector):
+        return None
+    return aiohttp.ClientSession(connector=connector, connector_owner=False, cookie_jar=aiohttp.DummyCookieJar())

@@ -34,7 +34,7 @@ try:
 except ImportError:  # another discord.py: the public API answers
     AVAILABLE = False
 
-from bot.lazy_messages import message_ref as message_ref
+from bot.interactions import message_ref as message_ref
 
 from .layout import Drawn
 

@@ -1,4 +1,4 @@
-"""bot/lazy_messages.py: an interaction's message is built only when read, as discord.py builds it; a choice
+"""bot/interactions.py: an interaction's message is built only when read, as discord.py builds it; a choice
 made through the turn message (issue 37.4: CPU per choice) reads only its id and flags."""
 
 import copy
@@ -8,8 +8,9 @@ import discord
 import discord.interactions
 import pytest
 
-import bot.lazy_messages as lazy
-from tests.discord_world import World
+import bot.interactions as lean_interactions
+from bot import http_pacing
+from tests.discord_world import World, eventually
 
 
 def record_interactions(world: World) -> list[dict[str, Any]]:
@@ -36,7 +37,7 @@ async def test_a_choice_through_the_turn_message_never_builds_its_message(world:
             built.append(self.id)
 
     await world.start_game(("ana", "ben", "cy"))
-    monkeypatch.setattr(lazy, "Message", Counted)
+    monkeypatch.setattr(lean_interactions, "Message", Counted)
     monkeypatch.setattr(discord.interactions, "Message", Counted)  # where discord.py's own builds it
     answers = []
     for name, number in (("ana", "408"), ("ben", "513")):
@@ -56,10 +57,10 @@ async def test_the_message_read_is_the_one_discord_py_builds(world: World) -> No
     await world.modal("ana", "408")
     submitted = next(d for d in seen if d["type"] == 5)
     state = world.bot._connection
-    made = lazy.LazyMessageInteraction(data=copy.deepcopy(submitted), state=state)
+    made = lean_interactions.LeanInteraction(data=copy.deepcopy(submitted), state=state)
     plain = discord.Interaction(data=copy.deepcopy(submitted), state=state)
     assert plain.message is not None
-    assert lazy.message_ref(made) == (plain.message.id, plain.message.flags.value)
+    assert lean_interactions.message_ref(made) == (plain.message.id, plain.message.flags.value)
     message = made.message
     assert message is not None and made.message is message  # built once
     assert (message.id, message.flags.value, message.guild, message.channel.id) == (
@@ -67,13 +68,34 @@ async def test_the_message_read_is_the_one_discord_py_builds(world: World) -> No
     assert [c.to_dict() for c in message.components] == [c.to_dict() for c in plain.message.components]
     assert (made.user.id, made.guild_id, made.data) == (plain.user.id, plain.guild_id, plain.data)
     made.message = None
-    assert made.message is None and lazy.message_ref(made) is None
+    assert made.message is None and lean_interactions.message_ref(made) is None
 
 
 async def test_interactions_without_a_message_are_discord_pys_own(world: World) -> None:
     seen = record_interactions(world)
     await world.open_table(("ana", "ben"))
     command = next(d for d in seen if d["type"] == 2)
-    made = lazy.LazyMessageInteraction(data=copy.deepcopy(command), state=world.bot._connection)
-    assert made.message is None and lazy.message_ref(made) is None
+    made = lean_interactions.LeanInteraction(data=copy.deepcopy(command), state=world.bot._connection)
+    assert made.message is None and lean_interactions.message_ref(made) is None
     assert isinstance(made, discord.Interaction)
+
+
+async def test_interaction_answers_skip_the_paces_trace(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord does not count interaction callbacks and followups: they go through the bot's untraced session
+    (NumberBot.answer_session, on discord.py's connector), so aiohttp sends the pace's trace signals only for the
+    requests the pace counts."""
+    assert world.bot is not None and world.bot.http.http_trace is not None  # the pace is on, as by default
+    traced: list[str] = []
+    counted = http_pacing.counted
+
+    def seen(url: Any) -> bool:  # the trace asks this of every request it sees
+        traced.append(str(url))
+        return counted(url)
+
+    monkeypatch.setattr(http_pacing, "counted", seen)
+    await world.start_game(("ana", "ben", "cy"))
+    for name, number in (("ana", "408"), ("ben", "513"), ("cy", "627")):
+        assert (await world.answer(await world.modal(name, number))).startswith(f"Locked in {number}")
+    await eventually(lambda: world.reveals(), what="the reveal")
+    assert any("/channels/" in url for url in traced)  # the reveal's post: counted, traced
+    assert not [url for url in traced if "/interactions/" in url or "/webhooks/" in url]

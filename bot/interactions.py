@@ -1,4 +1,4 @@
-"""Interactions whose message is built when first read.
+"""Interactions whose message is built when first read, and answered through the bot's untraced session.
 
 discord.py builds, for every component's or modal's interaction, the whole message object it carries (its
 components, embeds, author, member...): a large part of what an interaction costs the library. A choice made
@@ -7,25 +7,29 @@ through the turn message needs only that message's id and flags, read from the p
 builds it. :func:`install` swaps discord.py's INTERACTION_CREATE parser for one that makes such interactions, the
 rest of the parser unchanged; with another discord.py (its ``Interaction`` or parser not as expected) it leaves
 the library alone and every interaction is built as before.
+
+Their answers (callbacks, followups, edits of the original response) go through the client's ``answer_session``
+when it has one (bot/http_pacing.py ``untraced_session``): Discord's global limit does not count them, and the
+pace's aiohttp trace would cost each of them its signals for nothing.
 """
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 import discord
 from discord.message import Message
 
-log = logging.getLogger(__name__)
 
-
-class LazyMessageInteraction(discord.Interaction):  # type: ignore[type-arg]
+class LeanInteraction(discord.Interaction):  # type: ignore[type-arg]
     """A :class:`discord.Interaction` whose ``message`` is built from the payload when first read."""
 
     __slots__ = ("_built_message", "_message_guild", "_raw_message")
 
     def _from_data(self, data: Any) -> None:
+        answers = getattr(self._client, "answer_session", None)  # (discord.py set _session before this)
+        if answers is not None:
+            self._session = answers
         self._raw_message: dict[str, Any] | None = None
         raw = data.get("message")
         if raw is None:
@@ -63,7 +67,7 @@ def message_ref(interaction: discord.Interaction[Any]) -> tuple[int, int] | None
 
 
 def install(client: discord.Client) -> bool:
-    """Make ``client``'s interactions :class:`LazyMessageInteraction`; False (nothing changed) when this discord.py's
+    """Make ``client``'s interactions :class:`LeanInteraction`; False (nothing changed) when this discord.py's
     parser is not the one this module knows."""
     state = getattr(client, "_connection", None)
     parsers = getattr(state, "parsers", None)
@@ -75,7 +79,7 @@ def install(client: discord.Client) -> bool:
 
     def parse_interaction_create(data: Any) -> None:
         # discord.py's ConnectionState.parse_interaction_create, the interaction built lazily
-        interaction = LazyMessageInteraction(data=data, state=state)
+        interaction = LeanInteraction(data=data, state=state)
         if data["type"] in (2, 4) and state._command_tree:  # application command and autocomplete
             state._command_tree._from_interaction(interaction)
         elif data["type"] == 3:  # a component
