@@ -180,7 +180,8 @@ def first_choice_modal(modal: Json, status: Message | None, step: int) -> Json:
 
 async def whole_turns(setup: Sided, tables: list[Table], turns: int) -> Window:
     """Each of ``tables`` plays ``turns`` turns, all at once: in each turn its five seats submit the modal at
-    once (each seat's first choice of the turn: the product updates the turn message and answers privately),
+    once (each seat's first choice of the turn: the product answers privately, the first of the burst also by
+    updating the turn message, which shows the others with the step's close),
     then the next turn's message is awaited (the product's reveal and turn message; the floor's one post)."""
     bad = 0
     latencies: list[float] = []
@@ -286,8 +287,8 @@ def figures_of(run: Run) -> list[Figure]:
         rates = {side: summary([w.rate for w in run.windows[(side, path)]])["median"] for side in SIDES}
         what = {"modal": "a seat changing its choice: modal submission -> ephemeral answer",
                 "dm": "a seat changing its choice: DM -> DM reply",
-                "turns": "whole turns, each seat's first choice: modal submission -> turn message updated + "
-                         "private answer; the turn's end"}[path]
+                "turns": "whole turns, each seat's first choice: modal submission -> private answer, the turn "
+                         "message updated by a burst's first; the turn's end"}[path]
         name = "modal choice in whole turns" if path == "turns" else f"{path} choice"
         extra = {"games": run.games, "window": WINDOW, "choices_per_repeat": count,
                  "failed_or_wrong_answers": bad, "tracebacks_in_logs": run.tracebacks, "wrong_answers": run.wrong}
