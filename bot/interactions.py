@@ -22,7 +22,8 @@ from discord.message import Message
 
 
 class LeanInteraction(discord.Interaction):  # type: ignore[type-arg]
-    """A :class:`discord.Interaction` whose ``message`` is built from the payload when first read."""
+    """A :class:`discord.Interaction` whose ``message`` is built from the payload when first read, and whose
+    answers go through the client's ``answer_session`` when it has one."""
 
     __slots__ = ("_built_message", "_message_guild", "_raw_message")
 

@@ -748,8 +748,8 @@ class Poster:
             lang = await self.languages.for_game(table.record)
             card = self.turn_card(table, up, lang)
             via = self._updaters.pop(game_id, None)
-            if (via is not None and via[0] == step and lean.AVAILABLE
-                    and (lean.message_ref(via[2]) or (0,))[0] == up.message_id):
+            ref = lean.message_ref(via[2]) if via is not None and via[0] == step else None
+            if ref is not None and ref[0] == up.message_id and lean.AVAILABLE:
                 try:  # free: the webhook of the choice that last updated the message in its answer
                     await lean.edit_original(via[2], **answer_fields(card, self.input_view(table, prompt, lang)))
                     return
