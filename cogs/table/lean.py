@@ -60,6 +60,14 @@ def _needs_store(state: Any, view: discord.ui.BaseView) -> bool:
     return False
 
 
+def _store(state: Any, view: Any, message_id: int) -> None:
+    """What discord.py does after editing a message with ``view``: its view store learns the view when it must
+    (``_needs_store``; a Drawn layout's items are its inputs')."""
+    shown = view.inputs if isinstance(view, Drawn) else view
+    if shown and _needs_store(state, shown):  # (is_dispatchable's walk, with what the store knows)
+        state.store_view(view.layout() if isinstance(view, Drawn) else view, message_id)
+
+
 async def _callback(interaction: Interaction, params: Any) -> None:
     """The interaction's answer. discord.py asks for the message back (``?with_response=1``), which nothing here
     reads: the callback goes without that flag, and Discord answers 204 instead of the whole message (a refusal is
@@ -107,9 +115,7 @@ async def update_message(interaction: Interaction, **fields: Any) -> None:
         allowed_mentions=fields.get("allowed_mentions", MISSING), flags=MISSING)
     await _callback(interaction, params)
     response._response_type = InteractionResponseType.message_update
-    shown = view.inputs if isinstance(view, Drawn) else view  # a Drawn layout's items are its inputs'
-    if shown and _needs_store(state, shown):  # (is_dispatchable's walk, with what the store knows)
-        state.store_view(view.layout() if isinstance(view, Drawn) else view, message_id)
+    _store(state, view, message_id)
 
 
 async def edit_original(interaction: Interaction, **fields: Any) -> None:
@@ -127,9 +133,8 @@ async def edit_original(interaction: Interaction, **fields: Any) -> None:
             interaction.application_id, interaction.token, session=interaction._session, proxy=http.proxy,
             proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart, files=params.files)
     ref = message_ref(interaction)
-    shown = view.inputs if isinstance(view, Drawn) else view
-    if ref is not None and shown and _needs_store(state, shown):
-        state.store_view(view.layout() if isinstance(view, Drawn) else view, ref[0])
+    if ref is not None:
+        _store(state, view, ref[0])
 
 
 async def private_followup(interaction: Interaction, text: str) -> None:
